@@ -1,0 +1,10 @@
+/** Jest runs unit specs beside the code and e2e suites under test/. */
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': ['@swc/jest'] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['<rootDir>/{src,libs,test}/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testTimeout: 60000,
+  maxWorkers: 2,
+};
