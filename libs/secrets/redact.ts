@@ -1,0 +1,30 @@
+const PATTERNS: RegExp[] = [
+  // Baton's own API tokens
+  /sk_service_[A-Za-z0-9_-]+/g,
+  // common provider keys: sk-..., sk_live_..., ghp_..., xoxb-..., AKIA...
+  /\b(?:sk|rk|pk)[-_](?:live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{16,}/g,
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bxox[abpr]-[A-Za-z0-9-]{10,}/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  // bearer / basic credentials in header-like text
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
+  // JSON web tokens
+  /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
+];
+
+/** user:password@ inside any URL-looking text. */
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+)(:[^/\s@]*)?@/gi;
+
+/**
+ * Returns the text with every secret-shaped substring replaced by `[redacted]`.
+ * Used on everything that is written to a log.
+ */
+export function redactSecrets(text: string): string {
+  let out = text.replace(URL_CREDENTIALS, (_m, scheme: string) => `${scheme}[redacted]@`);
+  for (const pattern of PATTERNS) {
+    out = out.replace(pattern, (match, scheme?: string) =>
+      typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} [redacted]` : '[redacted]',
+    );
+  }
+  return out;
+}

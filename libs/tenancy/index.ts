@@ -1,0 +1,15 @@
+export { ByodbPools } from './byodb-pools';
+export { latestMigrationName, MigrationClass, runMigrations } from './migration-runner';
+export { SecretBox } from './secret-box';
+export { Dialect, forDialect, quoteIdent } from './sql';
+export { currentTenant, maybeCurrentTenant, runWithTenant, TenantContext } from './tenant-context';
+export { TenantDb } from './tenant-db';
+export {
+  BYODB_SCHEMA,
+  CONTROL_SCHEMA,
+  createTenantSchema,
+  dropTenantSchema,
+  LOCAL_SCHEMA,
+  roleNameFor,
+  schemaNameFor,
+} from './tenant-schema';

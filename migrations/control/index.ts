@@ -1,0 +1,5 @@
+import { MigrationClass } from '../../libs/tenancy';
+import { ControlPlane1732240000000 } from './1732240000000-control-plane';
+
+/** The control-plane set, oldest first. Append only. */
+export const CONTROL_MIGRATIONS: MigrationClass[] = [ControlPlane1732240000000];

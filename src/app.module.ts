@@ -1,0 +1,44 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
+import type Redis from 'ioredis';
+import { RedisModule, REDIS_CLIENT } from './cache/redis.module';
+import { CommonModule } from './common/common.module';
+import { ResilientThrottlerStorage } from './common/rate-limit/resilient-throttler.storage';
+import { AppConfig } from './config/app-config';
+import { APP_CONFIG, ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { McpModule } from './mcp/mcp.module';
+import { HealthModule } from './modules/health/health.module';
+import { ProjectsModule } from './modules/projects/projects.module';
+import { RealtimeModule } from './modules/realtime/realtime.module';
+import { TenantsModule } from './modules/tenants/tenants.module';
+import { WorkspaceModule } from './modules/workspace/workspace.module';
+
+/** Wires the modules. Feature modules go in the last group. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        CommonModule,
+        RedisModule,
+        DatabaseModule,
+        TenantsModule,
+        ThrottlerModule.forRootAsync({
+          inject: [APP_CONFIG, REDIS_CLIENT],
+          useFactory: (cfg: AppConfig, redis: Redis | null) => ({
+            throttlers: [{ name: 'default', ttl: 60_000, limit: cfg.mcpRateLimit }],
+            storage: new ResilientThrottlerStorage(redis),
+          }),
+        }),
+        McpModule,
+        RealtimeModule,
+        HealthModule,
+        ProjectsModule,
+        WorkspaceModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import { HttpException } from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { randomUUID } from 'node:crypto';
+import { DomainError } from './domain-error';
+
+export interface ErrorResponse {
+  status: number;
+  body: { detail: string; code?: string; error_id?: string; [key: string]: unknown };
+  /** Set for unexpected errors: the stack is logged under body.error_id. */
+  unexpected?: Error;
+}
+
+/** Postgres error classes that only bad input can cause (invalid text representation, value too long, ...). */
+const PG_INPUT_ERRORS: Record<string, string> = {
+  '22P02': 'a value has an invalid format',
+  '22001': 'a value is too long',
+  '22003': 'a number is out of range',
+  '22007': 'a date or time has an invalid format',
+  '22008': 'a date or time is out of range',
+  '22021': 'a text value contains an invalid byte sequence',
+  '54000': 'a value is too large',
+};
+
+/**
+ * The one mapping from any thrown value to what a client sees. Used by the
+ * HTTP exception filter and (through `detail`) by MCP tool results.
+ */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof DomainError) {
+    return { status: error.httpStatus, body: { detail: error.detail, code: error.code, ...error.extra } };
+  }
+  if (error instanceof ThrottlerException) {
+    return { status: 429, body: { detail: 'rate limit exceeded: too many requests for this token, retry later', code: 'RATE_LIMITED' } };
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    const response = error.getResponse();
+    const message = typeof response === 'string' ? response : (response as { message?: unknown }).message;
+    let detail = Array.isArray(message) ? message.join('; ') : typeof message === 'string' && message !== '' ? message : error.message;
+    if (status === 404 && /^Cannot [A-Z]+ /.test(detail)) detail = `no such route: ${detail.replace(/^Cannot /, '')}`;
+    return { status, body: { detail } };
+  }
+  const pgCode = (error as { code?: unknown; driverError?: { code?: unknown } } | null)?.driverError?.code;
+  if (typeof pgCode === 'string' && PG_INPUT_ERRORS[pgCode]) {
+    return { status: 400, body: { detail: PG_INPUT_ERRORS[pgCode], code: 'INVALID_INPUT' } };
+  }
+  const errorId = randomUUID();
+  return {
+    status: 500,
+    body: { detail: 'internal error', error_id: errorId },
+    unexpected: error instanceof Error ? error : new Error(String(error)),
+  };
+}

@@ -1,0 +1,44 @@
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { RequestError } from '../errors/request-error';
+
+export type InputClass<T> = new () => T;
+
+/**
+ * Turns untrusted input (a JSON body, query, path params or MCP tool arguments)
+ * into an instance of `cls`, validated with class-validator. Unknown fields are
+ * refused, not dropped. Throws RequestError.invalidInput naming each bad field.
+ * REST and MCP both call this, so both give the same `detail` for the same input.
+ */
+export async function validateInput<T extends object>(cls: InputClass<T>, input: unknown, what = 'request body'): Promise<T> {
+  const plain = input === undefined || input === null ? {} : input;
+  if (typeof plain !== 'object' || Array.isArray(plain)) {
+    throw RequestError.invalidInput(`${what} must be a JSON object`);
+  }
+  const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
+  const errors = await validate(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length > 0) throw RequestError.invalidInput(describe(errors).join('; '));
+  return instance;
+}
+
+function describe(errors: ValidationError[], prefix = ''): string[] {
+  return errors.flatMap((error) => {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) =>
+      message.startsWith(`property ${error.property} `)
+        ? `unknown field ${path}`
+        : message.replace(new RegExp(`^(each value in )?${escape(error.property)}\\b`), (m, each) => `${each ?? ''}${path}`),
+    );
+    return [...own, ...describe(error.children ?? [], path)];
+  });
+}
+
+function escape(s: string) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

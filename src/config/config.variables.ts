@@ -1,0 +1,227 @@
+import { boolean, connectionUrl, httpUrl, integer, list, oneOf, Parser, text } from './config.parsers';
+
+export interface VariableSpec<T> {
+  /** The variable read first. */
+  name: string;
+  /** Older or alternative names, read when `name` is unset. */
+  aliases?: string[];
+  description: string;
+  /** Sensitive values are never logged, reported by GET /config, or echoed in errors. */
+  sensitive: boolean;
+  parse: Parser<T>;
+  default?: T;
+}
+
+function variable<T>(spec: VariableSpec<T>): VariableSpec<T> {
+  return spec;
+}
+
+export const DEV_SESSION_SECRET = 'baton-development-session-secret-do-not-use-in-production';
+
+/**
+ * Every environment variable Baton reads, with its default. Names and defaults
+ * follow the service specification (sections 1, 5, 6 and 9).
+ */
+export const VARIABLES = {
+  mode: variable({
+    name: 'SERVICE_MODE',
+    description: 'self-hosted (one local tenant, no auth) or hosted (multi-tenant, bearer tokens)',
+    sensitive: false,
+    parse: oneOf('self-hosted', 'hosted'),
+    default: 'self-hosted' as 'self-hosted' | 'hosted',
+  }),
+  nodeEnv: variable({
+    name: 'NODE_ENV',
+    description: 'production enforces SESSION_SECRET and APP_URL',
+    sensitive: false,
+    parse: text,
+    default: 'development',
+  }),
+  dbUrl: variable<string | undefined>({
+    name: 'SERVICE_DB_URL',
+    description: 'Postgres connection string; when set, Postgres is used instead of SQLite',
+    sensitive: true,
+    parse: connectionUrl('postgres', 'postgresql'),
+  }),
+  dbFile: variable<string | undefined>({
+    name: 'SERVICE_DB',
+    description: 'path of the SQLite file (default: service.db under SERVICE_DATA_DIR)',
+    sensitive: false,
+    parse: text,
+  }),
+  dataDir: variable({
+    name: 'SERVICE_DATA_DIR',
+    description: 'directory for data files (SQLite file, handoff files)',
+    sensitive: false,
+    parse: text,
+    default: 'data',
+  }),
+  dbPoolSize: variable({
+    name: 'SERVICE_DB_POOL_SIZE',
+    description: 'connections in the one pool to the shared Postgres cluster, whatever the number of tenants',
+    sensitive: false,
+    parse: integer(1, 200),
+    default: 10,
+  }),
+  baseUrl: variable({
+    name: 'APP_URL',
+    aliases: ['SERVICE_BASE_URL'],
+    description: 'public base URL used in OAuth callbacks, e-mails and MCP endpoint URLs',
+    sensitive: false,
+    parse: httpUrl,
+    default: 'http://localhost:7878',
+  }),
+  port: variable({
+    name: 'SERVICE_PORT',
+    description: 'HTTP port of the dashboard and API',
+    sensitive: false,
+    parse: integer(0, 65535),
+    default: 7878,
+  }),
+  host: variable({
+    name: 'SERVICE_HOST',
+    description: 'bind host',
+    sensitive: false,
+    parse: text,
+    default: '127.0.0.1',
+  }),
+  allowedHosts: variable<string[]>({
+    name: 'SERVICE_ALLOWED_HOSTS',
+    description: 'extra Host names accepted by the MCP endpoints (DNS-rebinding protection), comma-separated',
+    sensitive: false,
+    parse: list,
+    default: [],
+  }),
+  humanId: variable<string | undefined>({
+    name: 'SERVICE_HUMAN_ID',
+    description: 'default human identifier for task attribution',
+    sensitive: false,
+    parse: text,
+  }),
+  afterLoginUrl: variable({
+    name: 'SERVICE_AFTER_LOGIN_URL',
+    description: 'redirect target after a successful sign-in',
+    sensitive: false,
+    parse: text,
+    default: '/dashboard',
+  }),
+  autoSummaryIntervalS: variable({
+    name: 'SERVICE_AUTO_SUMMARY_INTERVAL',
+    description: 'seconds between background auto-summary cycles',
+    sensitive: false,
+    parse: integer(1, 86400 * 7),
+    default: 600,
+  }),
+  sitePassword: variable<string | undefined>({
+    name: 'SITE_PASSWORD',
+    description: 'when set, every route except /health and /demo needs the password',
+    sensitive: true,
+    parse: text,
+  }),
+  billingSecretKey: variable<string | undefined>({
+    name: 'BILLING_SECRET_KEY',
+    description: 'payment provider API secret',
+    sensitive: true,
+    parse: text,
+  }),
+  billingWebhookSecret: variable<string | undefined>({
+    name: 'BILLING_WEBHOOK_SECRET',
+    description: 'payment provider webhook signing secret',
+    sensitive: true,
+    parse: text,
+  }),
+  billingPaymentLink: variable<string | undefined>({
+    name: 'BILLING_PAYMENT_LINK',
+    description: 'payment-link URL shown as the upgrade button',
+    sensitive: false,
+    parse: httpUrl,
+  }),
+  emailApiKey: variable<string | undefined>({
+    name: 'EMAIL_API_KEY',
+    description: 'transactional e-mail key; when unset e-mail is skipped',
+    sensitive: true,
+    parse: text,
+  }),
+  fromEmail: variable<string | undefined>({
+    name: 'SERVICE_FROM_EMAIL',
+    description: 'sender address for outgoing e-mail',
+    sensitive: false,
+    parse: text,
+  }),
+  sessionSecret: variable({
+    name: 'SESSION_SECRET',
+    aliases: ['SERVICE_SESSION_SECRET'],
+    description: 'secret that signs session cookies and derives the key for stored connection strings',
+    sensitive: true,
+    parse: (raw: string) => {
+      if (raw.length < 16) throw new Error('must be at least 16 characters long');
+      return raw;
+    },
+    default: DEV_SESSION_SECRET,
+  }),
+  version: variable<string | undefined>({
+    name: 'SERVICE_VERSION',
+    description: 'version reported by /health (default: package.json version)',
+    sensitive: false,
+    parse: text,
+  }),
+  gitSha: variable<string | undefined>({
+    name: 'SERVICE_GIT_SHA',
+    description: 'commit of the running build reported by /health (default: read from the checkout at start-up)',
+    sensitive: false,
+    parse: (raw: string) => {
+      if (!/^[0-9a-f]{7,40}$/i.test(raw)) throw new Error('must be a hexadecimal commit id');
+      return raw.toLowerCase();
+    },
+  }),
+  cacheUrl: variable<string | undefined>({
+    name: 'SERVICE_CACHE_URL',
+    description: 'Redis URL for push wake-ups and cross-instance rate limits',
+    sensitive: true,
+    parse: connectionUrl('redis', 'rediss'),
+  }),
+  bodyLimitBytes: variable({
+    name: 'SERVICE_BODY_LIMIT',
+    description: 'largest accepted JSON request body, in bytes',
+    sensitive: false,
+    parse: integer(1024, 64 * 1024 * 1024),
+    default: 1024 * 1024,
+  }),
+  logLevel: variable({
+    name: 'SERVICE_LOG_LEVEL',
+    description: 'lowest level written to the log',
+    sensitive: false,
+    parse: oneOf('debug', 'info', 'warn', 'error'),
+    default: 'info' as 'debug' | 'info' | 'warn' | 'error',
+  }),
+  mcpRateLimit: variable({
+    name: 'SERVICE_MCP_RATE_LIMIT',
+    description: 'MCP requests allowed per minute per token in hosted mode',
+    sensitive: false,
+    parse: integer(1, 1_000_000),
+    default: 100,
+  }),
+  tokenCacheSeconds: variable({
+    name: 'SERVICE_TOKEN_CACHE_SECONDS',
+    description: 'how long a resolved API token is remembered; a revocation on another instance takes effect within this time',
+    sensitive: false,
+    parse: integer(0, 300),
+    default: 5,
+  }),
+  byodbPoolSize: variable({
+    name: 'SERVICE_BYODB_POOL_SIZE',
+    description: 'connections per customer-supplied (BYODB) database',
+    sensitive: false,
+    parse: integer(1, 20),
+    default: 3,
+  }),
+  byodbMaxPools: variable({
+    name: 'SERVICE_BYODB_MAX_POOLS',
+    description: 'customer-supplied databases kept open at once; the least recently used is closed first',
+    sensitive: false,
+    parse: integer(1, 1000),
+    default: 50,
+  }),
+} as const;
+
+export type Variables = typeof VARIABLES;

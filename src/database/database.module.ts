@@ -1,0 +1,58 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ByodbPools, SecretBox, TenantDb } from '../../libs/tenancy';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { migrateSharedDatabase } from './database-migrator';
+import { postgresOptions, sharedDataSourceOptions } from './data-source-options';
+
+export const SHARED_DATA_SOURCE = Symbol('SHARED_DATA_SOURCE');
+export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
+
+@Global()
+@Module({
+  providers: [
+    {
+      provide: SHARED_DATA_SOURCE,
+      inject: [APP_CONFIG],
+      useFactory: async (config: AppConfig) => {
+        const source = await new DataSource(sharedDataSourceOptions(config)).initialize();
+        await migrateSharedDatabase(source, config);
+        return source;
+      },
+    },
+    {
+      provide: CONNECTION_SECRET_BOX,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret, 'byodb-connection-url'),
+    },
+    {
+      provide: ByodbPools,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        new ByodbPools({
+          poolSize: config.byodbPoolSize,
+          maxPools: config.byodbMaxPools,
+          dataSourceOptions: (url, size) => postgresOptions(url, size, false),
+        }),
+    },
+    {
+      provide: TenantDb,
+      inject: [SHARED_DATA_SOURCE, APP_CONFIG, ByodbPools, CONNECTION_SECRET_BOX],
+      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) =>
+        new TenantDb(source, config.databaseType, pools, box),
+    },
+  ],
+  exports: [SHARED_DATA_SOURCE, CONNECTION_SECRET_BOX, ByodbPools, TenantDb],
+})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
+    private readonly pools: ByodbPools,
+  ) {}
+
+  async onApplicationShutdown() {
+    await this.pools.closeAll();
+    if (this.source.isInitialized) await this.source.destroy();
+  }
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { toErrorResponse } from '../common/errors/error-response';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { ToolRegistry } from './tool-registry.service';
+
+/**
+ * Builds an MCP server over the tool registry. A tool's failure is a result
+ * with `isError` whose text is the same `detail` the REST route would answer.
+ */
+@Injectable()
+export class McpServerFactory {
+  private readonly logger = new Logger('mcp');
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  create(): Server {
+    const server = new Server(
+      { name: 'baton', version: this.config.version },
+      {
+        capabilities: { tools: { listChanged: false } },
+        instructions:
+          'Baton keeps the live state of a software project: goals, sprint items, tasks, decisions, sessions and file locks. Call start_session first.',
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: this.registry.list().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => this.call(request.params.name, request.params.arguments));
+    return server;
+  }
+
+  async call(name: string, args: unknown): Promise<CallToolResult> {
+    const tool = this.registry.get(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    try {
+      const result = await tool.invoke(args ?? {});
+      return { content: [{ type: 'text', text: JSON.stringify(result ?? { ok: true }) }] };
+    } catch (error) {
+      const { body, unexpected } = toErrorResponse(error);
+      if (unexpected) this.logger.error({ msg: 'unexpected tool error', tool: name, error_id: body.error_id, stack: unexpected.stack });
+      return {
+        isError: true,
+        content: [{ type: 'text', text: body.detail }],
+        structuredContent: body,
+      };
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { McpController } from './mcp.controller';
+import { McpServerFactory } from './mcp-server.factory';
+import { ToolRegistry } from './tool-registry.service';
+import { ToolsDocController } from './tools-doc.controller';
+
+@Global()
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [McpController, ToolsDocController],
+  providers: [ToolRegistry, McpServerFactory],
+  exports: [ToolRegistry, McpServerFactory],
+})
+export class McpModule {}

@@ -1,0 +1,6 @@
+import { ProjectNameRules } from './project-name.rules';
+
+export class RenameProjectDto {
+  @ProjectNameRules()
+  name!: string;
+}

@@ -1,0 +1,239 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  BYODB_SCHEMA,
+  ByodbPools,
+  createTenantSchema,
+  currentTenant,
+  dropTenantSchema,
+  latestMigrationName,
+  quoteIdent,
+  roleNameFor,
+  runMigrations,
+  runWithTenant,
+  schemaNameFor,
+  SecretBox,
+  TenantContext,
+  TenantDb,
+} from '../../../libs/tenancy';
+import { redactSecrets } from '../../../libs/secrets';
+import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { CONNECTION_SECRET_BOX, SHARED_DATA_SOURCE } from '../../database/database.module';
+import { MIGRATION_LOCK } from '../../database/database-migrator';
+import { postgresOptions } from '../../database/data-source-options';
+import { generateApiToken, hashApiToken } from './api-token.util';
+import { ApiTokenRecord } from './api-token.entity';
+import { TenantResolver } from './tenant-resolver.service';
+import { TenantRecord } from './tenant.entity';
+import { TenantError } from './tenants.errors';
+
+export interface ProvisionedTenant {
+  tenant_id: string;
+  /** Shown once: only its hash is stored. */
+  token: string;
+}
+
+/**
+ * The hosted control plane: provisions tenants (schema, role, migrations),
+ * issues and revokes API tokens, and moves a tenant to its own database (BYODB).
+ */
+@Injectable()
+export class TenantsService {
+  private readonly logger = new Logger('tenants');
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
+    @Inject(CONNECTION_SECRET_BOX) private readonly secretBox: SecretBox,
+    private readonly pools: ByodbPools,
+    private readonly tenantDb: TenantDb,
+    private readonly resolver: TenantResolver,
+  ) {}
+
+  /** Creates a tenant with its own schema and role, migrated, and a first API token. */
+  async provision(name: string): Promise<ProvisionedTenant> {
+    this.requireHosted('provisioning a tenant');
+    const id = randomUUID();
+    const schema = schemaNameFor(id);
+    const role = roleNameFor(id);
+    const now = new Date();
+    const runner = this.source.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction();
+      try {
+        await createTenantSchema(runner, schema, role);
+        await runner.manager.insert(TenantRecord, {
+          id,
+          name,
+          schema_name: schema,
+          role_name: role,
+          db_url_sealed: null,
+          migrated_to: null,
+          status: 'active',
+          created_at: now,
+          updated_at: now,
+        });
+        await runner.commitTransaction();
+      } catch (error) {
+        await runner.rollbackTransaction();
+        throw error;
+      }
+      await runMigrations(runner, TENANT_MIGRATIONS, { dialect: 'postgres', schema, role });
+      await runner.manager.update(TenantRecord, { id }, { migrated_to: latestMigrationName(TENANT_MIGRATIONS) });
+    } catch (error) {
+      await dropTenantSchema(runner, schema, role).catch(() => undefined);
+      await runner.manager.delete(TenantRecord, { id }).catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+    const token = await this.createToken(id, 'default');
+    return { tenant_id: id, token };
+  }
+
+  /** Issues a new token for a tenant. The token is returned here and never again. */
+  async createToken(tenantId: string, name: string): Promise<string> {
+    const token = generateApiToken();
+    await this.source.getRepository(ApiTokenRecord).insert({
+      id: randomUUID(),
+      tenant_id: tenantId,
+      name,
+      token_hash: hashApiToken(token),
+      token_prefix: token.slice(0, 15),
+      created_at: new Date(),
+      revoked_at: null,
+    });
+    return token;
+  }
+
+  /** Revokes a token by its value; later requests with it answer 401. */
+  async revokeToken(token: string): Promise<boolean> {
+    const hash = hashApiToken(token);
+    const result = await this.source
+      .getRepository(ApiTokenRecord)
+      .update({ token_hash: hash, revoked_at: undefined }, { revoked_at: new Date() });
+    this.resolver.forgetToken(hash);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Removes a tenant: its schema with all data, its role, its tokens. */
+  async deprovision(tenantId: string): Promise<void> {
+    const tenant = await this.source.getRepository(TenantRecord).findOneBy({ id: tenantId });
+    if (!tenant) throw TenantError.notFound(tenantId);
+    const runner = this.source.createQueryRunner();
+    try {
+      await runner.connect();
+      await dropTenantSchema(runner, tenant.schema_name, tenant.role_name);
+      await runner.manager.delete(TenantRecord, { id: tenantId });
+    } finally {
+      await runner.release();
+    }
+    this.resolver.forgetTenant(tenantId);
+    await this.pools.close(tenantId);
+  }
+
+  /**
+   * Moves the current tenant to its own Postgres database: verifies the
+   * connection, migrates the tenant schema there, stores the URL sealed, and
+   * sends the tenant's requests there from then on. Refused while the tenant
+   * still has projects in the shared database, so nothing is left behind.
+   */
+  async connectOwnDatabase(url: string): Promise<{ connected: true; database: 'postgres'; schema: string }> {
+    this.requireHosted('connecting your own database');
+    const tenant = currentTenant();
+    const projects = await this.tenantDb.transaction(async (m) => {
+      const rows: { n: string | number }[] = await m.query('SELECT count(*) AS n FROM projects');
+      return Number(rows[0]?.n ?? 0);
+    });
+    if (projects > 0 && !tenant.byodbUrlEncrypted) throw TenantError.workspaceNotEmpty(projects);
+
+    await this.migrateOwnDatabase(url);
+    await this.source.getRepository(TenantRecord).update(
+      { id: tenant.tenantId },
+      { db_url_sealed: this.secretBox.seal(url), migrated_to: latestMigrationName(TENANT_MIGRATIONS), updated_at: new Date() },
+    );
+    this.resolver.forgetTenant(tenant.tenantId);
+    await this.pools.close(tenant.tenantId);
+    this.logger.log({ msg: 'tenant connected its own database', tenant_id: tenant.tenantId });
+    return { connected: true, database: 'postgres', schema: BYODB_SCHEMA };
+  }
+
+  /** Brings every tenant whose schema is behind the tenant migration set up to date. */
+  async upgradeTenantSchemas(): Promise<number> {
+    if (!this.config.isHosted) return 0;
+    const latest = latestMigrationName(TENANT_MIGRATIONS);
+    const stale = await this.source
+      .getRepository(TenantRecord)
+      .createQueryBuilder('t')
+      .where('t.migrated_to IS DISTINCT FROM :latest', { latest })
+      .getMany();
+    let upgraded = 0;
+    for (const tenant of stale) {
+      try {
+        if (tenant.db_url_sealed) await this.migrateOwnDatabase(this.secretBox.open(tenant.db_url_sealed));
+        else await this.migrateSharedSchema(tenant);
+        await this.source.getRepository(TenantRecord).update({ id: tenant.id }, { migrated_to: latest, updated_at: new Date() });
+        upgraded += 1;
+      } catch (error) {
+        this.logger.error({ msg: 'tenant schema upgrade failed', tenant_id: tenant.id, error: redactSecrets(String(error)) });
+      }
+    }
+    return upgraded;
+  }
+
+  /** Runs `work` as the given tenant (CLI and background jobs). */
+  async asTenant<T>(tenantId: string, work: () => Promise<T>): Promise<T> {
+    const row = await this.source.getRepository(TenantRecord).findOneBy({ id: tenantId });
+    if (!row) throw TenantError.notFound(tenantId);
+    const context: TenantContext = {
+      tenantId: row.id,
+      schema: row.schema_name,
+      role: row.role_name,
+      byodbUrlEncrypted: row.db_url_sealed,
+    };
+    return runWithTenant(context, work);
+  }
+
+  private async migrateSharedSchema(tenant: TenantRecord) {
+    const runner = this.source.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      try {
+        await runMigrations(runner, TENANT_MIGRATIONS, { dialect: 'postgres', schema: tenant.schema_name, role: tenant.role_name });
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async migrateOwnDatabase(url: string) {
+    let own: DataSource | undefined;
+    try {
+      own = await new DataSource(postgresOptions(url, 1, false)).initialize();
+      const runner = own.createQueryRunner();
+      try {
+        await runner.connect();
+        await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(BYODB_SCHEMA)}`);
+        await runMigrations(runner, TENANT_MIGRATIONS, { dialect: 'postgres', schema: BYODB_SCHEMA, role: null });
+      } finally {
+        await runner.release();
+      }
+    } catch (error) {
+      const reason = redactSecrets((error as Error).message ?? String(error)).replace(url, '[url]');
+      throw TenantError.databaseUnreachable(reason, error);
+    } finally {
+      if (own?.isInitialized) await own.destroy().catch(() => undefined);
+    }
+  }
+
+  private requireHosted(what: string) {
+    if (!this.config.isHosted) throw TenantError.notHosted(what);
+  }
+}
