@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
 import {
   BYODB_SCHEMA,
   ByodbPools,
@@ -115,7 +115,7 @@ export class TenantsService {
     const hash = hashApiToken(token);
     const result = await this.source
       .getRepository(ApiTokenRecord)
-      .update({ token_hash: hash, revoked_at: undefined }, { revoked_at: new Date() });
+      .update({ token_hash: hash, revoked_at: IsNull() }, { revoked_at: new Date() });
     this.resolver.forgetToken(hash);
     return (result.affected ?? 0) > 0;
   }
@@ -166,11 +166,7 @@ export class TenantsService {
   async upgradeTenantSchemas(): Promise<number> {
     if (!this.config.isHosted) return 0;
     const latest = latestMigrationName(TENANT_MIGRATIONS);
-    const stale = await this.source
-      .getRepository(TenantRecord)
-      .createQueryBuilder('t')
-      .where('t.migrated_to IS DISTINCT FROM :latest', { latest })
-      .getMany();
+    const stale = await this.staleTenants().getMany();
     let upgraded = 0;
     for (const tenant of stale) {
       try {
@@ -183,6 +179,18 @@ export class TenantsService {
       }
     }
     return upgraded;
+  }
+
+  /** Tenants whose schema or database is behind the tenant migration set (0 when all are current). */
+  async staleTenantCount(): Promise<number> {
+    return this.config.isHosted ? this.staleTenants().getCount() : 0;
+  }
+
+  private staleTenants() {
+    return this.source
+      .getRepository(TenantRecord)
+      .createQueryBuilder('t')
+      .where('t.migrated_to IS DISTINCT FROM :latest', { latest: latestMigrationName(TENANT_MIGRATIONS) });
   }
 
   /** Runs `work` as the given tenant (CLI and background jobs). */
