@@ -7,4 +7,5 @@ module.exports = {
   testMatch: ['<rootDir>/{src,libs,test}/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
 };

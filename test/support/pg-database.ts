@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { PG_ADMIN_URL } from './services';
+
+/** A Postgres database created for one suite and dropped after it, with the tenant roles it made. */
+export class TestDatabase {
+  private constructor(
+    readonly name: string,
+    readonly url: string,
+  ) {}
+
+  static async create(prefix = 'baton_test'): Promise<TestDatabase> {
+    const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+    await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    return new TestDatabase(name, url.toString());
+  }
+
+  /** Runs SQL directly against this database, as the admin user. */
+  async query<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const client = new Client({ connectionString: this.url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  async drop(): Promise<void> {
+    let roles: string[] = [];
+    try {
+      const rows = await this.query<{ role_name: string | null }>(
+        "SELECT role_name FROM control.tenants WHERE to_regclass('control.tenants') IS NOT NULL",
+      );
+      roles = rows.map((r) => r.role_name).filter((r): r is string => Boolean(r));
+    } catch {
+      // no control plane in this database
+    }
+    await admin(async (c) => {
+      await c.query(`DROP DATABASE IF EXISTS "${this.name}" WITH (FORCE)`);
+      for (let i = 0; i < roles.length; i += 200) {
+        await c.query(roles.slice(i, i + 200).map((r) => `DROP ROLE IF EXISTS "${r}"`).join('; '));
+      }
+    });
+  }
+}
+
+async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
