@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import WebSocket from 'ws';
+import { runWithTenant, TenantDb } from '../libs/tenancy';
+import { SHARED_DATA_SOURCE } from '../src/database/database.module';
+import { hashApiToken } from '../src/modules/tenants/api-token.util';
+import { TenantsService } from '../src/modules/tenants/tenants.service';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
+import { Http } from './support/http';
+import { callTool, connectMcp } from './support/mcp-client';
+import { TestDatabase } from './support/pg-database';
+import { describePostgres } from './support/suites';
+import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+
+describePostgres('hosted tenancy on Postgres', () => {
+  let db: TestDatabase;
+  let testApp: TestApp;
+  let a: { tenant_id: string; token: string; http: Http };
+  let b: { tenant_id: string; token: string; http: Http };
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    testApp = await startApp(hostedEnv(db.url));
+    const ta = await provisionTenant(testApp, 'Tenant A');
+    const tb = await provisionTenant(testApp, 'Tenant B');
+    a = { ...ta, http: new Http(testApp.url, ta.token) };
+    b = { ...tb, http: new Http(testApp.url, tb.token) };
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await db?.drop();
+  });
+
+  test("tenant A's token on tenant B's project answers 404, and neither list shows the other's projects (REST)", async () => {
+    const pa = (await a.http.post('/projects', { name: 'Shared Name' })).body;
+    const pb = (await b.http.post('/projects', { name: 'Shared Name' })).body;
+    expect(pb.id).toBeDefined(); // the same name in two tenants is no conflict
+    expect((await a.http.get(`/projects/${pb.id}`)).status).toBe(404);
+    expect((await b.http.get(`/projects/${pa.id}`)).status).toBe(404);
+    expect((await a.http.post(`/projects/${pb.id}/rename`, { name: 'Hijacked' })).status).toBe(404);
+    expect((await a.http.delete(`/projects/${pb.id}`)).status).toBe(404);
+    const batch = await a.http.delete('/projects', { ids: [pb.id] });
+    expect(batch.body).toEqual({ deleted: [], not_found: [pb.id] });
+    expect((await b.http.get(`/projects/${pb.id}`)).body.name).toBe('Shared Name');
+    const listA = (await a.http.get('/projects')).body.map((p: { id: string }) => p.id);
+    const listB = (await b.http.get('/projects')).body.map((p: { id: string }) => p.id);
+    expect(listA).toContain(pa.id);
+    expect(listA).not.toContain(pb.id);
+    expect(listB).toContain(pb.id);
+    expect(listB).not.toContain(pa.id);
+  });
+
+  test("tenant A's MCP session cannot see or touch tenant B's projects", async () => {
+    const pb = (await b.http.post('/projects', { name: 'B Only' })).body;
+    const client = await connectMcp(testApp.url, a.token);
+    try {
+      const got = await callTool(client, 'get_project', { project_id: pb.id });
+      expect(got.isError).toBe(true);
+      expect(got.text).toBe((await a.http.get(`/projects/${pb.id}`)).body.detail);
+      const del = await callTool(client, 'delete_project', { project_id: pb.id });
+      expect(del.isError).toBe(true);
+      const listed = await callTool(client, 'list_projects');
+      expect(listed.value.map((p: { id: string }) => p.id)).not.toContain(pb.id);
+      const created = await callTool(client, 'create_project', { name: 'A via MCP' });
+      expect((await b.http.get(`/projects/${created.value.id}`)).status).toBe(404);
+    } finally {
+      await client.close();
+    }
+    expect((await b.http.get(`/projects/${pb.id}`)).status).toBe(200);
+  });
+
+  test('a missing, malformed, unknown or revoked token answers 401 {detail}', async () => {
+    const anon = new Http(testApp.url);
+    const missing = await anon.get('/projects');
+    expect(missing.status).toBe(401);
+    expect(missing.body.detail).toMatch(/token/);
+    expect((await anon.get('/projects', { authorization: 'Basic abc' })).status).toBe(401);
+    expect((await anon.withToken('not_a_baton_token').get('/projects')).status).toBe(401);
+    expect((await anon.withToken('sk_service_' + 'x'.repeat(43)).get('/projects')).status).toBe(401);
+
+    const extra = await testApp.app.get(TenantsService).createToken(a.tenant_id, 'to revoke');
+    const client = new Http(testApp.url, extra);
+    expect((await client.get('/projects')).status).toBe(200);
+    await testApp.app.get(TenantsService).revokeToken(extra);
+    const revoked = await client.get('/projects');
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.detail).toBe('invalid or revoked API token');
+    expect((await new Http(testApp.url, a.token).get('/projects')).status).toBe(200);
+  });
+
+  test('MCP needs a valid token in hosted mode', async () => {
+    await expect(connectMcp(testApp.url)).rejects.toThrow();
+    const res = await new Http(testApp.url).post(
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { accept: 'application/json, text/event-stream' },
+    );
+    expect(res.status).toBe(401);
+    expect(res.body.detail).toBeDefined();
+  });
+
+  test('tokens are stored only as hashes', async () => {
+    const rows = await db.query<{ token_hash: string; token_prefix: string }>('SELECT token_hash, token_prefix FROM control.api_tokens');
+    const dump = JSON.stringify(await db.query('SELECT * FROM control.api_tokens'));
+    expect(dump).not.toContain(a.token);
+    expect(dump).not.toContain(b.token);
+    expect(rows.map((r) => r.token_hash)).toContain(hashApiToken(a.token));
+    expect(rows.every((r) => r.token_prefix.length <= 15)).toBe(true);
+  });
+
+  test("a dashboard WebSocket receives its own tenant's events only; one without a token is closed", async () => {
+    const pa = (await a.http.post('/projects', { name: 'WS Target' })).body;
+    const socketOf = async (token?: string) => {
+      const ws = new WebSocket(testApp.url.replace('http', 'ws') + '/ws', { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const frames: { event: string; data: any }[] = [];
+      ws.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
+      return { ws, frames };
+    };
+    const sa = await socketOf(a.token);
+    const sb = await socketOf(b.token);
+    const anon = await socketOf();
+    const closed = new Promise<number>((resolve) => anon.ws.on('close', (code) => resolve(code)));
+    expect(await closed).toBe(4401);
+    await waitFor(() => sa.frames.some((f) => f.event === 'connected') && sb.frames.some((f) => f.event === 'connected'));
+    await a.http.post(`/projects/${pa.id}/rename`, { name: 'WS Target 2' });
+    await waitFor(() => sa.frames.some((f) => f.event === 'project_renamed'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sb.frames.filter((f) => f.event === 'project_renamed')).toEqual([]);
+    sa.ws.close();
+    sb.ws.close();
+  });
+
+  test("a transaction running as tenant A fails loudly on tenant B's schema and on the control plane", async () => {
+    const tenantDb = testApp.app.get(TenantDb);
+    const resolver = testApp.app.get(TenantResolver);
+    const ctxA = await resolver.resolve(`Bearer ${a.token}`);
+    const ctxB = await resolver.resolve(`Bearer ${b.token}`);
+    await runWithTenant(ctxA, async () => {
+      await expect(tenantDb.transaction((m) => m.query(`SELECT * FROM "${ctxB.schema}".projects`))).rejects.toThrow(/permission denied/);
+      await expect(tenantDb.transaction((m) => m.query('SELECT * FROM control.api_tokens'))).rejects.toThrow(/permission denied/);
+      await expect(tenantDb.transaction((m) => m.query('SELECT * FROM control.tenants'))).rejects.toThrow(/permission denied/);
+    });
+    // A wrong search_path alone cannot leak either: Postgres skips a schema the role may not use,
+    // so the query finds no table instead of B's rows.
+    const forged = { ...ctxA, schema: ctxB.schema };
+    await runWithTenant(forged, async () => {
+      await expect(tenantDb.transaction((m) => m.query('SELECT * FROM projects'))).rejects.toThrow(/relation "projects" does not exist/);
+    });
+  });
+
+  test('nothing of a tenant survives on a pooled connection after its transaction', async () => {
+    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).http.get('/projects')));
+    const source = testApp.app.get<DataSource>(SHARED_DATA_SOURCE);
+    const runners = await Promise.all(
+      Array.from({ length: testApp.config.dbPoolSize }, async () => {
+        const runner = source.createQueryRunner();
+        await runner.connect();
+        return runner;
+      }),
+    );
+    try {
+      for (const runner of runners) {
+        const [{ search_path, current_user, session_user }] = await runner.query(
+          "SELECT current_setting('search_path') AS search_path, current_user, session_user",
+        );
+        expect(search_path).toBe('"$user", public');
+        expect(current_user).toBe(session_user);
+      }
+    } finally {
+      await Promise.all(runners.map((r) => r.release()));
+    }
+  });
+
+  test('catalogue: the tenant set is in every tenant schema, and no tenant table sits in the control or public schema', async () => {
+    const tables = await db.query<{ table_schema: string; table_name: string }>(
+      `SELECT table_schema, table_name FROM information_schema.tables
+        WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1, 2`,
+    );
+    const bySchema = new Map<string, string[]>();
+    for (const t of tables) bySchema.set(t.table_schema, [...(bySchema.get(t.table_schema) ?? []), t.table_name]);
+    const tenantSchemas = (await db.query<{ schema_name: string }>('SELECT schema_name FROM control.tenants')).map((r) => r.schema_name);
+    const tenantTables = bySchema.get(tenantSchemas[0]) ?? [];
+    expect(tenantTables).toEqual(expect.arrayContaining(['baton_migrations', 'projects']));
+    for (const schema of tenantSchemas) expect(bySchema.get(schema)).toEqual(tenantTables);
+    expect(bySchema.get('control')?.sort()).toEqual(['api_tokens', 'baton_migrations', 'tenants']);
+    expect(bySchema.get('public') ?? []).toEqual([]);
+    const known = new Set(['control', 'public', ...tenantSchemas]);
+    expect([...bySchema.keys()].filter((s) => !known.has(s))).toEqual([]);
+    for (const table of tenantTables.filter((t) => t !== 'baton_migrations')) {
+      expect(bySchema.get('control')).not.toContain(table);
+    }
+    // Each tenant schema is owned by that tenant's role, and by nothing else.
+    const owners = await db.query<{ nspname: string; owner: string }>(
+      'SELECT n.nspname, r.rolname AS owner FROM pg_namespace n JOIN pg_roles r ON r.oid = n.nspowner WHERE n.nspname = ANY($1)',
+      [tenantSchemas],
+    );
+    const roles = await db.query<{ schema_name: string; role_name: string }>('SELECT schema_name, role_name FROM control.tenants');
+    for (const { schema_name, role_name } of roles) expect(owners.find((o) => o.nspname === schema_name)?.owner).toBe(role_name);
+  });
+
+  test('deprovisioning a tenant removes its schema, role and tokens', async () => {
+    const c = await provisionTenant(testApp, 'Tenant C');
+    const http = new Http(testApp.url, c.token);
+    await http.post('/projects', { name: 'C data' });
+    const [{ schema_name, role_name }] = await db.query<{ schema_name: string; role_name: string }>(
+      'SELECT schema_name, role_name FROM control.tenants WHERE id = $1',
+      [c.tenant_id],
+    );
+    await testApp.app.get(TenantsService).deprovision(c.tenant_id);
+    expect(await db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema_name])).toEqual([]);
+    expect(await db.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role_name])).toEqual([]);
+    expect(await db.query('SELECT 1 FROM control.api_tokens WHERE tenant_id = $1', [c.tenant_id])).toEqual([]);
+    expect((await http.get('/projects')).status).toBe(401);
+    await expect(testApp.app.get(TenantsService).deprovision(randomUUID())).rejects.toThrow(/not found/);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 3000) {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
