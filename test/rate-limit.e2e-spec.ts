@@ -1,0 +1,109 @@
+import { Http } from './support/http';
+import { TestDatabase } from './support/pg-database';
+import { startServerProcess, ServerProcess } from './support/processes';
+import { REDIS_URL } from './support/services';
+import { describePostgres, describeRedis } from './support/suites';
+import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+
+const LIST_TOOLS = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
+
+async function mcpRequests(http: Http, count: number) {
+  const statuses: number[] = [];
+  for (let i = 0; i < count; i++) statuses.push((await http.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status);
+  return statuses;
+}
+
+describePostgres('MCP rate limit (hosted, in process memory)', () => {
+  let db: TestDatabase;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    testApp = await startApp(hostedEnv(db.url));
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await db?.drop();
+  });
+
+  test('the 101st MCP request of one token within a minute answers 429 with Retry-After; other tokens are unaffected', async () => {
+    const one = await provisionTenant(testApp, 'limited');
+    const two = await provisionTenant(testApp, 'unaffected');
+    const http = new Http(testApp.url, one.token);
+    const statuses = await mcpRequests(http, 100);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const over = await http.post('/mcp', LIST_TOOLS, MCP_HEADERS);
+    expect(over.status).toBe(429);
+    expect(over.body.detail).toMatch(/rate limit/);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await new Http(testApp.url, two.token).post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(200);
+    // REST routes are not counted against the MCP limit.
+    expect((await http.get('/projects')).status).toBe(200);
+  });
+});
+
+describeRedis('MCP rate limit shared through Redis', () => {
+  let db: TestDatabase;
+  let token: string;
+  let servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    const setup = await startApp(hostedEnv(db.url));
+    token = (await provisionTenant(setup, 'shared-limit')).token;
+    await setup.close();
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db?.drop();
+  });
+
+  test('with Redis the count holds across two server processes', async () => {
+    servers = await Promise.all([0, 1].map(() => startServerProcess(hostedEnv(db.url, { SERVICE_CACHE_URL: REDIS_URL }))));
+    const [first, second] = servers.map((s) => new Http(s.url, token));
+    const a = await mcpRequests(first, 50);
+    const b = await mcpRequests(second, 50);
+    expect([...a, ...b].every((s) => s === 200)).toBe(true);
+    expect((await first.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
+    expect((await second.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
+  }, 60_000);
+});
+
+describePostgres('MCP rate limit while Redis is unreachable', () => {
+  let db: TestDatabase;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    testApp = await startApp(hostedEnv(db.url, { SERVICE_CACHE_URL: 'redis://127.0.0.1:1' }));
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await db?.drop();
+  });
+
+  test('requests neither fail nor stall, and the limit is still enforced by this process', async () => {
+    const { token } = await provisionTenant(testApp, 'redis-down');
+    const http = new Http(testApp.url, token);
+    const started = Date.now();
+    const statuses = await mcpRequests(http, 100);
+    const elapsed = Date.now() - started;
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    // A stalled Redis call would cost its 500 ms command timeout per request; 100 requests stay far below that.
+    expect(elapsed).toBeLessThan(100 * 500);
+    expect((await http.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
+  }, 60_000);
+});
+
+describe('MCP on a self-hosted instance', () => {
+  test('has no per-token limit: 150 requests all succeed', async () => {
+    const testApp = await startApp();
+    try {
+      const statuses = await mcpRequests(new Http(testApp.url), 150);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    } finally {
+      await testApp.close();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const REPO_ROOT = join(__dirname, '..', '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Waits until GET <url>/health answers 200, or throws after `timeoutMs`. */
+export async function waitForHealth(url: string, timeoutMs: number, child?: ChildProcess): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/health`);
+      if (res.status === 200) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) throw new Error(`no healthy /health within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Runs `command` (default: the built server, `node dist/src/main.js`) as a
+ * separate process on a free port and waits for /health.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { command?: string[]; timeoutMs?: number } = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'baton-proc-'));
+  const [cmd, ...args] = options.command ?? [process.execPath, 'dist/src/main.js'];
+  const child = spawn(cmd, args, {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SERVICE_PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (running()) {
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-(child.pid as number), 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5000)))]);
+      clearTimeout(timer);
+      if (running()) process.kill(-(child.pid as number), 'SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(url, options.timeoutMs ?? 15_000, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${out}`);
+  }
+  return { url, child, output: () => out, stop };
+}
