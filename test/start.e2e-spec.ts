@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Http } from './support/http';
+import { TestDatabase } from './support/pg-database';
+import { freePort, REPO_ROOT, startServerProcess } from './support/processes';
+import { describePostgres } from './support/suites';
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+describe('starting Baton from the command line', () => {
+  test('npm start serves a healthy /health on SQLite within 15 s', async () => {
+    const started = Date.now();
+    const server = await startServerProcess({}, { command: [npm, 'start'], timeoutMs: 15_000 });
+    try {
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const health = await new Http(server.url).get('/health');
+      expect(health.body).toMatchObject({ status: 'ok', service: 'baton' });
+      const created = await new Http(server.url).post('/projects', { name: 'from npm start' });
+      expect(created.status).toBe(201);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
+
+  test('a bad variable stops the boot with a message naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'baton-badcfg-'));
+    try {
+      const env = { PATH: process.env.PATH ?? '', SERVICE_DATA_DIR: dir };
+      const badPort = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...env, SERVICE_PORT: 'seventy' }, encoding: 'utf8' });
+      expect(badPort.status).toBe(78);
+      expect(badPort.stderr).toMatch(/SERVICE_PORT must be an integer/);
+
+      const hostedNoDb = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...env, SERVICE_MODE: 'hosted' }, encoding: 'utf8' });
+      expect(hostedNoDb.status).toBe(78);
+      expect(hostedNoDb.stderr).toMatch(/SERVICE_DB_URL is required when SERVICE_MODE is hosted/);
+
+      const production = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...env, NODE_ENV: 'production' }, encoding: 'utf8' });
+      expect(production.status).toBe(78);
+      expect(production.stderr).toMatch(/SESSION_SECRET is required/);
+      expect(production.stderr).toMatch(/APP_URL is required/);
+
+      const secretUrl = 'mysql://admin:pa55word@db.internal/x';
+      const badDb = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...env, SERVICE_DB_URL: secretUrl }, encoding: 'utf8' });
+      expect(badDb.status).toBe(78);
+      expect(badDb.stderr).toMatch(/SERVICE_DB_URL/);
+      expect(badDb.stderr).not.toContain('pa55word');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describePostgres('command-line tenant provisioning', () => {
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  test('npm run migrate, then tenant:create prints one JSON line whose token works, and migrate reports all tenants current', async () => {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, SERVICE_PORT: String(await freePort()) };
+    const migrate = spawnSync(npm, ['run', '-s', 'migrate'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    expect(migrate.status).toBe(0);
+    expect(JSON.parse(migrate.stdout.trim())).toEqual({ migrated: true, database: 'postgres', mode: 'hosted', tenants_behind: 0 });
+
+    const create = spawnSync(npm, ['run', '-s', 'tenant:create', '--', '--name', 'Acme Robotics'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    expect(create.status).toBe(0);
+    const lines = create.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const result = JSON.parse(lines[0]);
+    expect(result).toEqual({ tenant_id: expect.stringMatching(/^[0-9a-f-]{36}$/), token: expect.stringMatching(/^sk_service_[A-Za-z0-9_-]{43}$/) });
+    expect(create.stderr).not.toContain(result.token);
+
+    const [tenant] = await db.query<{ name: string }>('SELECT name FROM control.tenants WHERE id = $1', [result.tenant_id]);
+    expect(tenant.name).toBe('Acme Robotics');
+
+    const server = await startServerProcess({ SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, APP_URL: 'http://127.0.0.1' });
+    try {
+      const http = new Http(server.url, result.token);
+      expect((await http.post('/projects', { name: 'first' })).status).toBe(201);
+      expect((await http.get('/projects')).body).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
+    expect(server.output()).not.toContain(result.token);
+
+    const usage = spawnSync(npm, ['run', '-s', 'tenant:create'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toMatch(/usage: npm run tenant:create -- --name <name>/);
+  }, 60_000);
+});
