@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { RedisModule, REDIS_CLIENT } from './cache/redis.module';
@@ -9,8 +10,10 @@ import { APP_CONFIG, ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { McpModule } from './mcp/mcp.module';
 import { HealthModule } from './modules/health/health.module';
+import { ProjectSettingsModule } from './modules/project-settings/project-settings.module';
 import { ProjectsModule } from './modules/projects/projects.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import { WorkspaceModule } from './modules/workspace/workspace.module';
 
@@ -23,6 +26,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule,
+        ScheduleModule.forRoot(),
         RedisModule,
         DatabaseModule,
         TenantsModule,
@@ -37,6 +41,8 @@ export class AppModule {
         RealtimeModule,
         HealthModule,
         ProjectsModule,
+        ProjectSettingsModule,
+        SessionsModule,
         WorkspaceModule,
       ],
     };

@@ -1,7 +1,7 @@
 export { ByodbPools } from './byodb-pools';
 export { latestMigrationName, MigrationClass, runMigrations } from './migration-runner';
 export { SecretBox } from './secret-box';
-export { Dialect, forDialect, quoteIdent } from './sql';
+export { bindParams, Dialect, forDialect, fromSqlTimestamp, quoteIdent, sqlTimestamp } from './sql';
 export { currentTenant, maybeCurrentTenant, runWithTenant, TenantContext } from './tenant-context';
 export { TenantDb } from './tenant-db';
 export {

@@ -222,6 +222,27 @@ export const VARIABLES = {
     parse: integer(1, 1000),
     default: 50,
   }),
+  fileLockTtlS: variable({
+    name: 'SERVICE_FILE_LOCK_TTL_SECONDS',
+    description: 'how long a file lock lasts unless renewed by claiming the file again',
+    sensitive: false,
+    parse: integer(60, 30 * 86400),
+    default: 4 * 3600,
+  }),
+  sessionTimeoutS: variable({
+    name: 'SERVICE_SESSION_TIMEOUT_SECONDS',
+    description: 'a session silent (no heartbeat or call) for this long is closed by the sweeper',
+    sensitive: false,
+    parse: integer(60, 30 * 86400),
+    default: 3600,
+  }),
+  sweepIntervalS: variable({
+    name: 'SERVICE_SWEEP_INTERVAL_SECONDS',
+    description: 'seconds between sweeps for silent sessions (0 turns the sweeper off)',
+    sensitive: false,
+    parse: integer(0, 86400),
+    default: 60,
+  }),
 } as const;
 
 export type Variables = typeof VARIABLES;

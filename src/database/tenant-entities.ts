@@ -1,4 +1,7 @@
 import { Project } from '../modules/projects/project.entity';
+import { ProjectSettingsRow } from '../modules/project-settings/project-settings.entity';
+import { FileLock } from '../modules/sessions/file-lock.entity';
+import { Session } from '../modules/sessions/session.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow];

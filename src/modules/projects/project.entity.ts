@@ -1,8 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { PrimaryIdColumn, IdColumn, TimestampColumn } from '../../database/columns';
 
 @Entity('projects')
 export class Project {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @PrimaryIdColumn()
   id!: string;
 
   @Column('text')
@@ -12,9 +13,9 @@ export class Project {
   @Column('text')
   name_key!: string;
 
-  @Column()
+  @TimestampColumn()
   created_at!: Date;
 
-  @Column()
+  @TimestampColumn()
   updated_at!: Date;
 }

@@ -26,6 +26,7 @@ import { MIGRATION_LOCK } from '../../database/database-migrator';
 import { postgresOptions } from '../../database/data-source-options';
 import { generateApiToken, hashApiToken } from './api-token.util';
 import { ApiTokenRecord } from './api-token.entity';
+import { localTenant } from './local-tenant';
 import { TenantResolver } from './tenant-resolver.service';
 import { TenantRecord } from './tenant.entity';
 import { TenantError } from './tenants.errors';
@@ -191,6 +192,13 @@ export class TenantsService {
       .getRepository(TenantRecord)
       .createQueryBuilder('t')
       .where('t.migrated_to IS DISTINCT FROM :latest', { latest: latestMigrationName(TENANT_MIGRATIONS) });
+  }
+
+  /** Every tenant this instance serves (background jobs walk them): the local one, or each active hosted tenant. */
+  async listContexts(): Promise<TenantContext[]> {
+    if (!this.config.isHosted) return [localTenant(this.config)];
+    const rows = await this.source.getRepository(TenantRecord).find({ where: { status: 'active' }, order: { created_at: 'ASC' } });
+    return rows.map((row) => ({ tenantId: row.id, schema: row.schema_name, role: row.role_name, byodbUrlEncrypted: row.db_url_sealed }));
   }
 
   /** Runs `work` as the given tenant (CLI and background jobs). */

@@ -1,0 +1,190 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { bindParams, fromSqlTimestamp, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { requireProject } from '../projects/require-project.util';
+import { ClaimFileDto } from './dto/claim-file.dto';
+import { ReleaseFileDto } from './dto/release-file.dto';
+import { FileLock } from './file-lock.entity';
+import { normalizeFilePath } from './file-path.util';
+import { Session } from './session.entity';
+import { SessionCloseHooks } from './session-close-hooks';
+import { LockHolder, SessionError } from './sessions.errors';
+
+export interface LockView {
+  file_path: string;
+  session_id: string;
+  session_name: string;
+  session_last_seen: string;
+  claimed_at: string;
+  expires_at: string;
+}
+
+export interface ClaimResult {
+  claimed: true;
+  file_path: string;
+  session_id: string;
+  claimed_at: string;
+  expires_at: string;
+}
+
+interface LockRow {
+  file_path: string;
+  session_id: string;
+  session_name: string;
+  session_last_seen: Date | string;
+  claimed_at: Date | string;
+  expires_at: Date | string;
+}
+
+/**
+ * Advisory file locks (spec §1, "Parallel sessions and file locks"). A lock is
+ * keyed by project and path, lasts until its TTL runs out, is renewed by
+ * claiming again, and ends with its session. A claim is one conditional upsert,
+ * so two sessions racing for a file, on any number of instances sharing the
+ * database, cannot both win.
+ */
+@Injectable()
+export class FileLocksService implements OnModuleInit {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+    private readonly closeHooks: SessionCloseHooks,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit() {
+    this.closeHooks.register('file-locks', async (m, session) => {
+      await m.delete(FileLock, { session_id: session.id });
+    });
+  }
+
+  async claim(input: ClaimFileDto): Promise<ClaimResult> {
+    const path = normalizeFilePath(input.file_path);
+    const now = this.clock.now();
+    const expires = new Date(now.getTime() + (input.ttl_seconds ?? this.config.fileLockTtlS) * 1000);
+    const dialect = this.db.dialect;
+    return this.db.transaction(async (m) => {
+      const session = await this.requireLiveSession(m, input.session_id);
+      // Taken when free, expired, ours (renewal), held by a closed session, or forced.
+      const takeover = input.force
+        ? ''
+        : `WHERE file_locks.session_id = excluded.session_id OR file_locks.expires_at <= $5
+             OR NOT EXISTS (SELECT 1 FROM sessions s WHERE s.id = file_locks.session_id AND s.status = 'active')`;
+      const [sql, params] = bindParams(
+        dialect,
+        `INSERT INTO file_locks (id, project_id, session_id, file_path, claimed_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (project_id, file_path) DO UPDATE SET
+           claimed_at = CASE WHEN file_locks.session_id = excluded.session_id AND file_locks.expires_at > $5
+                             THEN file_locks.claimed_at ELSE excluded.claimed_at END,
+           session_id = excluded.session_id,
+           expires_at = excluded.expires_at
+         ${takeover}
+         RETURNING claimed_at, expires_at`,
+        [randomUUID(), session.project_id, session.id, path, sqlTimestamp(dialect, now), sqlTimestamp(dialect, expires)],
+      );
+      // Claiming is activity: it keeps the session from being swept.
+      await m.update(Session, { id: session.id }, { last_seen: now });
+      for (let attempt = 0; ; attempt++) {
+        const rows: { claimed_at: Date | string; expires_at: Date | string }[] = await m.query(sql, params);
+        if (rows.length > 0) return claimed(path, session.id, rows[0]);
+        const holder = (await this.locksOf(m, session.project_id, now, path))[0];
+        // The holder let go between the two statements: try once more.
+        if (holder || attempt > 0) throw SessionError.fileLocked(path, holder ? toHolder(holder) : unknownHolder(expires));
+      }
+    });
+  }
+  /** Releases a lock the session holds; `released: false` when it held none. */
+  async release(input: ReleaseFileDto): Promise<{ released: boolean; file_path: string }> {
+    const path = normalizeFilePath(input.file_path);
+    return this.db.transaction(async (m) => {
+      const session = await m.findOneBy(Session, { id: input.session_id });
+      if (!session) throw SessionError.notFound(input.session_id);
+      const result = await m.delete(FileLock, { project_id: session.project_id, file_path: path, session_id: session.id });
+      return { released: Boolean(result.affected), file_path: path };
+    });
+  }
+
+  /** Live locks of a project: unexpired and held by an active session. */
+  async list(projectId: string): Promise<LockView[]> {
+    return this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      return (await this.locksOf(m, projectId, this.clock.now())).map(toView);
+    });
+  }
+
+  /**
+   * What `start_session` tells a new session: one line per file locked by
+   * another live session, naming the file, the holder and its last_seen.
+   */
+  async warningsFor(m: EntityManager, projectId: string, exceptSessionId?: string): Promise<string[]> {
+    const locks = await this.locksOf(m, projectId, this.clock.now());
+    return locks
+      .filter((l) => l.session_id !== exceptSessionId)
+      .map((l) => {
+        const v = toView(l);
+        return `${v.file_path} is locked by session ${v.session_name} (${v.session_id}), last seen ${v.session_last_seen}`;
+      });
+  }
+
+  private async locksOf(m: EntityManager, projectId: string, now: Date, path?: string): Promise<LockRow[]> {
+    const dialect = this.db.dialect;
+    const [sql, params] = bindParams(
+      dialect,
+      `SELECT l.file_path, l.session_id, s.name AS session_name, s.last_seen AS session_last_seen, l.claimed_at, l.expires_at
+         FROM file_locks l JOIN sessions s ON s.id = l.session_id
+        WHERE l.project_id = $1 AND l.expires_at > $2 AND s.status = 'active' ${path ? 'AND l.file_path = $3' : ''}
+        ORDER BY l.file_path`,
+      path ? [projectId, sqlTimestamp(dialect, now), path] : [projectId, sqlTimestamp(dialect, now)],
+    );
+    return m.query(sql, params);
+  }
+
+  private async requireLiveSession(m: EntityManager, id: string): Promise<Session> {
+    const session = await m.findOneBy(Session, { id });
+    if (!session) throw SessionError.notFound(id);
+    if (session.status !== 'active') throw SessionError.closed(id);
+    return session;
+  }
+}
+
+function claimed(path: string, sessionId: string, row: { claimed_at: Date | string; expires_at: Date | string }): ClaimResult {
+  return {
+    claimed: true,
+    file_path: path,
+    session_id: sessionId,
+    claimed_at: fromSqlTimestamp(row.claimed_at).toISOString(),
+    expires_at: fromSqlTimestamp(row.expires_at).toISOString(),
+  };
+}
+
+function unknownHolder(until: Date): LockHolder {
+  const at = until.toISOString();
+  return { holder_session_id: 'unknown', holder_name: 'unknown', holder_last_seen: at, claimed_at: at, expires_at: at };
+}
+
+function toView(row: LockRow): LockView {
+  return {
+    file_path: row.file_path,
+    session_id: row.session_id,
+    session_name: row.session_name,
+    session_last_seen: fromSqlTimestamp(row.session_last_seen).toISOString(),
+    claimed_at: fromSqlTimestamp(row.claimed_at).toISOString(),
+    expires_at: fromSqlTimestamp(row.expires_at).toISOString(),
+  };
+}
+
+function toHolder(row: LockRow): LockHolder {
+  const v = toView(row);
+  return {
+    holder_session_id: v.session_id,
+    holder_name: v.session_name,
+    holder_last_seen: v.session_last_seen,
+    claimed_at: v.claimed_at,
+    expires_at: v.expires_at,
+  };
+}

@@ -1,0 +1,44 @@
+import { Column, Entity } from 'typeorm';
+import { PrimaryIdColumn, IdColumn, TimestampColumn } from '../../database/columns';
+
+export type SessionStatus = 'active' | 'closed';
+export type SessionKind = 'interactive' | 'worker';
+/** Why a session ended: closed by its owner or a Stop hook, or swept after going silent. */
+export type SessionCloseReason = 'closed' | 'swept';
+
+@Entity('sessions')
+export class Session {
+  @PrimaryIdColumn()
+  id!: string;
+
+  @IdColumn()
+  project_id!: string;
+
+  @Column('text')
+  name!: string;
+
+  @Column('text')
+  kind!: SessionKind;
+
+  @Column('text')
+  status!: SessionStatus;
+
+  @Column('text')
+  human_id!: string;
+
+  /** Dashboard state set by PATCH /sessions/{id}: a small JSON object, stored as text. */
+  @Column('text', { nullable: true })
+  state!: string | null;
+
+  @TimestampColumn()
+  last_seen!: Date;
+
+  @TimestampColumn()
+  created_at!: Date;
+
+  @TimestampColumn({ nullable: true })
+  closed_at!: Date | null;
+
+  @Column('text', { nullable: true })
+  close_reason!: SessionCloseReason | null;
+}

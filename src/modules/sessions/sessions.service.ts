@@ -1,0 +1,169 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager, LessThan } from 'typeorm';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { RequestError } from '../../common/errors/request-error';
+import { RealtimeEvents } from '../../common/events/realtime-events';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { requireProject } from '../projects/require-project.util';
+import { RegisterSessionDto } from './dto/register-session.dto';
+import { UpdateSessionDto } from './dto/update-session.dto';
+import { defaultHumanId } from './human-id.util';
+import { Session, SessionCloseReason } from './session.entity';
+import { SessionCloseHooks } from './session-close-hooks';
+import { SessionView, toSessionView } from './session.view';
+import { SessionError } from './sessions.errors';
+
+const MAX_STATE_BYTES = 16 * 1024;
+/** Sessions closed per sweep transaction batch: keeps one sweep of a busy tenant from holding locks long. */
+const SWEEP_BATCH = 200;
+
+export interface CloseResult {
+  session: SessionView;
+  /** False when the session was already closed: closing is idempotent. */
+  closed_now: boolean;
+}
+
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+    private readonly closeHooks: SessionCloseHooks,
+    private readonly events: RealtimeEvents,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Registers a new active session. Its default name is unique: `<human>-<first 8 of its id>`. */
+  async register(input: RegisterSessionDto): Promise<SessionView> {
+    const now = this.clock.now();
+    const id = randomUUID();
+    const humanId = input.human_id ?? defaultHumanId(this.config.humanId);
+    const session: Session = {
+      id,
+      project_id: input.project_id,
+      name: input.name ?? `${humanId}-${id.slice(0, 8)}`,
+      kind: input.kind ?? 'interactive',
+      status: 'active',
+      human_id: humanId,
+      state: null,
+      last_seen: now,
+      created_at: now,
+      closed_at: null,
+      close_reason: null,
+    };
+    await this.db.transaction(async (m) => {
+      await requireProject(m, input.project_id);
+      await m.insert(Session, session);
+    });
+    this.publish('session_started', session);
+    return toSessionView(session);
+  }
+
+  async get(id: string): Promise<SessionView> {
+    return toSessionView(await this.db.transaction((m) => this.require(m, id)));
+  }
+
+  /** The active sessions of a project, most recently seen first. */
+  async listActive(projectId: string): Promise<SessionView[]> {
+    const sessions = await this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      return m.find(Session, { where: { project_id: projectId, status: 'active' }, order: { last_seen: 'DESC', id: 'ASC' } });
+    });
+    return sessions.map(toSessionView);
+  }
+
+  /** Refreshes last_seen. `ok` is false once the session is closed (its owner should start a new one). */
+  async heartbeat(id: string): Promise<{ ok: boolean; status: 'active' | 'closed' }> {
+    return this.db.transaction(async (m) => {
+      const result = await m.update(Session, { id, status: 'active' }, { last_seen: this.clock.now() });
+      if (result.affected) return { ok: true, status: 'active' as const };
+      await this.require(m, id);
+      return { ok: false, status: 'closed' as const };
+    });
+  }
+
+  async update(id: string, input: UpdateSessionDto): Promise<SessionView> {
+    const state = input.state === undefined ? undefined : JSON.stringify(input.state);
+    if (state !== undefined && Buffer.byteLength(state) > MAX_STATE_BYTES) {
+      throw RequestError.invalidInput(`state must be at most ${MAX_STATE_BYTES} bytes of JSON`);
+    }
+    const session = await this.db.transaction(async (m) => {
+      const found = await this.require(m, id);
+      if (input.name !== undefined) found.name = input.name;
+      if (state !== undefined) found.state = state;
+      found.last_seen = found.status === 'active' ? this.clock.now() : found.last_seen;
+      await m.update(Session, { id }, { name: found.name, state: found.state, last_seen: found.last_seen });
+      return found;
+    });
+    return toSessionView(session);
+  }
+
+  /**
+   * Ends a session: status closed, then every registered close hook (file
+   * locks released, in-progress work re-queued) in the same transaction.
+   * Closing a closed session changes nothing.
+   */
+  async close(id: string, reason: SessionCloseReason = 'closed'): Promise<CloseResult> {
+    const result = await this.db.transaction(async (m) => {
+      const closedNow = await this.closeIn(m, id, reason);
+      return { session: await this.require(m, id), closedNow };
+    });
+    if (result.closedNow) this.publish('session_closed', result.session);
+    return { session: toSessionView(result.session), closed_now: result.closedNow };
+  }
+
+  /**
+   * Closes the current tenant's sessions silent since before `cutoff`, with the
+   * same effects as a close. Each close is conditional on the session still
+   * being silent, so a heartbeat that lands mid-sweep wins and two sweepers
+   * never close one session twice.
+   */
+  async sweep(cutoff: Date): Promise<number> {
+    let swept = 0;
+    for (;;) {
+      const closed = await this.db.transaction(async (m) => {
+        const stale = await m.find(Session, {
+          select: { id: true },
+          where: { status: 'active', last_seen: LessThan(cutoff) },
+          take: SWEEP_BATCH,
+          order: { last_seen: 'ASC' },
+        });
+        const done: Session[] = [];
+        for (const { id } of stale) {
+          if (await this.closeIn(m, id, 'swept', cutoff)) done.push(await this.require(m, id));
+        }
+        return { done, more: stale.length === SWEEP_BATCH };
+      });
+      closed.done.forEach((s) => this.publish('session_closed', s));
+      swept += closed.done.length;
+      if (!closed.more) return swept;
+    }
+  }
+
+  /** Marks `id` closed if it is active (and, for the sweeper, still silent) and runs the close hooks. */
+  private async closeIn(m: EntityManager, id: string, reason: SessionCloseReason, silentBefore?: Date): Promise<boolean> {
+    const now = this.clock.now();
+    const where = silentBefore ? { id, status: 'active' as const, last_seen: LessThan(silentBefore) } : { id, status: 'active' as const };
+    const result = await m.update(Session, where, { status: 'closed', closed_at: now, close_reason: reason });
+    if (!result.affected) {
+      await this.require(m, id);
+      return false;
+    }
+    const session = await this.require(m, id);
+    await this.closeHooks.runAll(m, session, reason);
+    return true;
+  }
+
+  private async require(m: EntityManager, id: string): Promise<Session> {
+    const session = await m.findOneBy(Session, { id });
+    if (!session) throw SessionError.notFound(id);
+    return session;
+  }
+
+  private publish(event: 'session_started' | 'session_closed', session: Session) {
+    this.events.publish({ tenantId: currentTenant().tenantId, event, data: { session: toSessionView(session) } });
+  }
+}

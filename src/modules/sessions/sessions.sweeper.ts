@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { DataSource } from 'typeorm';
+import { runWithTenant } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { SHARED_DATA_SOURCE } from '../../database/database.module';
+import { TenantsService } from '../tenants/tenants.service';
+import { SessionsService } from './sessions.service';
+
+/** Advisory lock key: one instance sweeps at a time on a shared Postgres. */
+const SWEEP_LOCK = 0x73776570; // "swep"
+
+/**
+ * Closes sessions that stopped talking (no heartbeat or call for
+ * SERVICE_SESSION_TIMEOUT_SECONDS) in every tenant, every
+ * SERVICE_SWEEP_INTERVAL_SECONDS. With several instances on one Postgres, an
+ * advisory lock lets one of them sweep; each close is conditional anyway.
+ */
+@Injectable()
+export class SessionsSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('sessions-sweeper');
+  private running = false;
+
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly tenants: TenantsService,
+    private readonly clock: Clock,
+    private readonly scheduler: SchedulerRegistry,
+    @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap() {
+    if (this.config.sweepIntervalS === 0) return;
+    const timer = setInterval(() => void this.sweepOnce(), this.config.sweepIntervalS * 1000);
+    timer.unref();
+    this.scheduler.addInterval('sessions-sweeper', timer);
+  }
+
+  onApplicationShutdown() {
+    if (this.scheduler.doesExist('interval', 'sessions-sweeper')) this.scheduler.deleteInterval('sessions-sweeper');
+  }
+
+  /** One sweep over every tenant; returns how many sessions it closed (0 when another instance holds the sweep). */
+  async sweepOnce(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    const runner = this.config.databaseType === 'postgres' ? this.source.createQueryRunner() : undefined;
+    try {
+      if (runner) {
+        await runner.connect();
+        const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK]);
+        if (!locked) return 0;
+      }
+      const cutoff = new Date(this.clock.now().getTime() - this.config.sessionTimeoutS * 1000);
+      let total = 0;
+      for (const tenant of await this.tenants.listContexts()) {
+        try {
+          total += await runWithTenant(tenant, () => this.sessions.sweep(cutoff));
+        } catch (error) {
+          this.logger.error({ msg: 'session sweep failed for a tenant', tenant_id: tenant.tenantId, error: (error as Error).message });
+        }
+      }
+      if (runner) await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]);
+      if (total > 0) this.logger.log({ msg: 'closed silent sessions', count: total });
+      return total;
+    } finally {
+      await runner?.release();
+      this.running = false;
+    }
+  }
+}
