@@ -1,6 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import { Clock } from './clock';
+import { DomainEvents } from './events/domain-events';
+import { ContextSections } from './extensions/context-sections';
+import { HandoffHooks } from './extensions/handoff-hooks';
 
+/** Cross-module services every feature module may inject. */
 @Global()
-@Module({ providers: [Clock], exports: [Clock] })
+@Module({
+  providers: [Clock, DomainEvents, ContextSections, HandoffHooks],
+  exports: [Clock, DomainEvents, ContextSections, HandoffHooks],
+})
 export class CommonModule {}

@@ -4,6 +4,7 @@ import { EntityManager, LessThan } from 'typeorm';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { RequestError } from '../../common/errors/request-error';
+import { DomainEvents } from '../../common/events/domain-events';
 import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -33,6 +34,7 @@ export class SessionsService {
     private readonly clock: Clock,
     private readonly closeHooks: SessionCloseHooks,
     private readonly events: RealtimeEvents,
+    private readonly domainEvents: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -59,6 +61,7 @@ export class SessionsService {
       await m.insert(Session, session);
     });
     this.publish('session_started', session);
+    await this.domainEvents.emit('session.started', { session: toSessionView(session) });
     return toSessionView(session);
   }
 

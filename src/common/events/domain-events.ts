@@ -1,0 +1,38 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { currentTenant, runWithTenant } from '../../../libs/tenancy';
+
+export type DomainEventHandler = (payload: Record<string, unknown>) => Promise<void> | void;
+
+/**
+ * In-process domain events between modules ("session.started",
+ * "handoff.corrected", ...). A handler runs after the emitter's call, in the
+ * emitter's tenant context, and its failure is logged, never thrown back: use
+ * it for follow-up work such as recording activity. Work that must commit
+ * together with the change belongs in the emitter's transaction instead
+ * (see SessionCloseHooks).
+ */
+@Injectable()
+export class DomainEvents {
+  private readonly logger = new Logger('domain-events');
+  private readonly handlers = new Map<string, DomainEventHandler[]>();
+
+  on(event: string, handler: DomainEventHandler): void {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
+  }
+
+  /** Runs every handler of `event`; resolves when all have finished (or failed and been logged). */
+  async emit(event: string, payload: Record<string, unknown>): Promise<void> {
+    const handlers = this.handlers.get(event);
+    if (!handlers) return;
+    const tenant = currentTenant();
+    await Promise.all(
+      handlers.map(async (handler) => {
+        try {
+          await runWithTenant(tenant, () => handler(payload));
+        } catch (error) {
+          this.logger.error({ msg: 'domain event handler failed', event, error: (error as Error).message, stack: (error as Error).stack });
+        }
+      }),
+    );
+  }
+}
