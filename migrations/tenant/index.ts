@@ -2,10 +2,20 @@ import { MigrationClass } from '../../libs/tenancy';
 import { Projects1732240000000 } from './1732240000000-projects';
 import { SessionsAndFileLocks1732245000000 } from './1732245000000-sessions-and-file-locks';
 import { ProjectSettings1732246000000 } from './1732246000000-project-settings';
+import { Goals1732250000000 } from './1732250000000-goals';
+import { Tasks1732250100000 } from './1732250100000-tasks';
+import { NotesAndDecisions1732250200000 } from './1732250200000-notes-and-decisions';
+import { WorkspaceLayer1732250300000 } from './1732250300000-workspace-layer';
+import { ProjectExtras1732250400000 } from './1732250400000-project-extras';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
   Projects1732240000000,
   SessionsAndFileLocks1732245000000,
   ProjectSettings1732246000000,
+  Goals1732250000000,
+  Tasks1732250100000,
+  NotesAndDecisions1732250200000,
+  WorkspaceLayer1732250300000,
+  ProjectExtras1732250400000,
 ];
