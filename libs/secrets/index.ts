@@ -1,1 +1,2 @@
+export { findSecret, isMachineLocalPath, MachineLocalPathKind, SecretKind } from './detect';
 export { redactSecrets } from './redact';
