@@ -117,6 +117,11 @@ export class FileLocksService implements OnModuleInit {
     });
   }
 
+  /** Live locks of a project inside a caller's transaction (the sprint claim gate names the holder with these). */
+  async liveLocks(m: EntityManager, projectId: string): Promise<LockView[]> {
+    return (await this.locksOf(m, projectId, this.clock.now())).map(toView);
+  }
+
   /**
    * What `start_session` tells a new session: one line per file locked by
    * another live session, naming the file, the holder and its last_seen.
