@@ -10,8 +10,12 @@ import { APP_CONFIG, ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { McpModule } from './mcp/mcp.module';
 import { HealthModule } from './modules/health/health.module';
+import { HitlModule } from './modules/hitl/hitl.module';
+import { MessagesModule } from './modules/messages/messages.module';
+import { NotificationsModule } from './modules/notifications/notifications.module';
 import { ProjectSettingsModule } from './modules/project-settings/project-settings.module';
 import { ProjectsModule } from './modules/projects/projects.module';
+import { PushModule } from './modules/push/push.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
@@ -44,6 +48,10 @@ export class AppModule {
         ProjectSettingsModule,
         SessionsModule,
         WorkspaceModule,
+        NotificationsModule,
+        PushModule,
+        HitlModule,
+        MessagesModule,
       ],
     };
   }

@@ -7,6 +7,7 @@ import { Tasks1732250100000 } from './1732250100000-tasks';
 import { NotesAndDecisions1732250200000 } from './1732250200000-notes-and-decisions';
 import { WorkspaceLayer1732250300000 } from './1732250300000-workspace-layer';
 import { ProjectExtras1732250400000 } from './1732250400000-project-extras';
+import { HitlMessagesNotifications1732270000000 } from './1732270000000-hitl-messages-notifications';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -18,4 +19,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   NotesAndDecisions1732250200000,
   WorkspaceLayer1732250300000,
   ProjectExtras1732250400000,
+  HitlMessagesNotifications1732270000000,
 ];

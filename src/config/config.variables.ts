@@ -243,6 +243,106 @@ export const VARIABLES = {
     parse: integer(0, 86400),
     default: 60,
   }),
+  pollIntervalMs: variable({
+    name: 'SERVICE_POLL_INTERVAL_MS',
+    description: 'how often a waiting receive_messages or HITL wait reads the database when push is not available',
+    sensitive: false,
+    parse: integer(50, 60_000),
+    default: 1000,
+  }),
+  pushSafetyPollMs: variable({
+    name: 'SERVICE_PUSH_SAFETY_POLL_MS',
+    description: 'how often a waiter reads the database while push is live (a safety net for a lost wake-up)',
+    sensitive: false,
+    parse: integer(100, 600_000),
+    default: 10_000,
+  }),
+  maxWaitS: variable({
+    name: 'SERVICE_MAX_WAIT_SECONDS',
+    description: 'cap on the wait of receive_messages and GET /hitl/{id}?wait= (tool calls time out after about a minute)',
+    sensitive: false,
+    parse: integer(1, 600),
+    default: 50,
+  }),
+  pubsubPrefix: variable({
+    name: 'SERVICE_PUBSUB_PREFIX',
+    description: 'prefix of the Redis channels and keys used for push wake-ups and push budgets',
+    sensitive: false,
+    parse: (raw: string) => {
+      if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(raw)) throw new Error('must be 1 to 64 letters, digits or :_.-');
+      return raw;
+    },
+    default: 'baton',
+  }),
+  pushBudgetWarning: variable({
+    name: 'SERVICE_PUSH_BUDGET_WARNING',
+    description: "monthly publish commands of a tenant after which it gets a dashboard notice and an e-mail (tier 1)",
+    sensitive: false,
+    parse: integer(1, 1_000_000_000),
+    default: 500_000,
+  }),
+  pushBudgetDisable: variable({
+    name: 'SERVICE_PUSH_BUDGET_DISABLE',
+    description: "monthly publish commands of a tenant after which its push pauses until next month (tier 2)",
+    sensitive: false,
+    parse: integer(1, 1_000_000_000),
+    default: 1_000_000,
+  }),
+  pushBudgetAdminAlert: variable({
+    name: 'SERVICE_PUSH_BUDGET_ADMIN_ALERT',
+    description: 'monthly publish commands of a tenant that raise an admin alert: the pause of tier 2 failed (tier 3)',
+    sensitive: false,
+    parse: integer(1, 1_000_000_000),
+    default: 2_000_000,
+  }),
+  planCacheSeconds: variable({
+    name: 'SERVICE_PLAN_CACHE_SECONDS',
+    description: "how long a hosted tenant's plan (free or paid) is remembered; a change takes effect within this time",
+    sensitive: false,
+    parse: integer(0, 3600),
+    default: 30,
+  }),
+  adminNtfyUrl: variable<string | undefined>({
+    name: 'SERVICE_ADMIN_NTFY_URL',
+    description: 'where operator alerts are posted (a push budget that passed its hard limit)',
+    sensitive: false,
+    parse: httpUrl,
+  }),
+  adminEmail: variable<string | undefined>({
+    name: 'ADMIN_EMAIL',
+    description: 'operator address for alerts',
+    sensitive: false,
+    parse: text,
+  }),
+  emailApiUrl: variable<string | undefined>({
+    name: 'SERVICE_EMAIL_API_URL',
+    description: "base URL of the e-mail API (default: the provider's public API)",
+    sensitive: false,
+    parse: httpUrl,
+  }),
+  notifyTimeoutMs: variable({
+    name: 'SERVICE_NOTIFY_TIMEOUT_MS',
+    description: 'deadline of one outbound notification attempt (webhook or e-mail); 3 attempts at most',
+    sensitive: false,
+    parse: integer(100, 60_000),
+    default: 5000,
+  }),
+  operatorTenantId: variable<string | undefined>({
+    name: 'SERVICE_OPERATOR_TENANT_ID',
+    description: "hosted: the operator's own tenant, whose API tokens may author hosted_default profile layers",
+    sensitive: false,
+    parse: (raw: string) => {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw.trim())) throw new Error('must be a tenant id (a UUID)');
+      return raw.trim().toLowerCase();
+    },
+  }),
+  profileDefaultsCacheS: variable({
+    name: 'SERVICE_PROFILE_DEFAULTS_CACHE_SECONDS',
+    description: 'hosted: how long an instance reuses its copy of the hosted_default profile layers; a change made on another instance shows within this time',
+    sensitive: false,
+    parse: integer(0, 3600),
+    default: 5,
+  }),
 } as const;
 
 export type Variables = typeof VARIABLES;

@@ -1,7 +1,11 @@
+import { HitlRequest } from '../modules/hitl/hitl-request.entity';
+import { Message } from '../modules/messages/message.entity';
+import { MessageCursor } from '../modules/messages/message-cursor.entity';
+import { NotifySettings } from '../modules/notifications/notify-settings.entity';
 import { Project } from '../modules/projects/project.entity';
 import { ProjectSettingsRow } from '../modules/project-settings/project-settings.entity';
 import { FileLock } from '../modules/sessions/file-lock.entity';
 import { Session } from '../modules/sessions/session.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings];

@@ -1,0 +1,119 @@
+/** One pending wait, registered before the caller reads the database so no wake-up can slip between. */
+export interface Waiter {
+  /** Resolves true when woken (now or earlier), false when `ms` passed first. */
+  wait(ms: number): Promise<boolean>;
+  cancel(): void;
+}
+
+interface Entry {
+  woken: boolean;
+  resolve?: (woken: boolean) => void;
+  timer?: NodeJS.Timeout;
+}
+
+/**
+ * In-process waiters keyed by `<tenant>|<topic>`. A wake-up from this process
+ * or from Redis calls `wake`; an availability change calls `wakeAll`, so every
+ * waiter re-reads the database and picks the poll interval of the new state.
+ */
+export class WakeRegistry {
+  private readonly byKey = new Map<string, Set<Entry>>();
+
+  static key(tenantId: string, topic: string): string {
+    return `${tenantId}|${topic}`;
+  }
+
+  register(keys: string[]): Waiter {
+    const entry: Entry = { woken: false };
+    for (const key of keys) {
+      const set = this.byKey.get(key) ?? new Set<Entry>();
+      set.add(entry);
+      this.byKey.set(key, set);
+    }
+    const cancel = () => {
+      if (entry.timer) clearTimeout(entry.timer);
+      for (const key of keys) {
+        const set = this.byKey.get(key);
+        set?.delete(entry);
+        if (set?.size === 0) this.byKey.delete(key);
+      }
+      entry.resolve?.(entry.woken);
+      entry.resolve = undefined;
+    };
+    return {
+      wait: (ms) =>
+        new Promise<boolean>((resolve) => {
+          if (entry.woken || ms <= 0) return resolve(entry.woken);
+          entry.resolve = resolve;
+          entry.timer = setTimeout(() => {
+            entry.resolve = undefined;
+            resolve(false);
+          }, ms);
+        }),
+      cancel,
+    };
+  }
+
+  wake(key: string): void {
+    for (const entry of this.byKey.get(key) ?? []) fire(entry);
+  }
+
+  /** Wakes every waiter of one tenant (its push was paused or resumed). */
+  wakeTenant(tenantId: string): void {
+    for (const [key, set] of this.byKey) if (key.startsWith(`${tenantId}|`)) set.forEach(fire);
+  }
+
+  wakeAll(): void {
+    for (const set of this.byKey.values()) set.forEach(fire);
+  }
+
+  /** Waiters currently registered (a waiter on several keys counts once per key). */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byKey.values()) n += set.size;
+    return n;
+  }
+}
+
+function fire(entry: Entry) {
+  entry.woken = true;
+  if (entry.timer) clearTimeout(entry.timer);
+  const resolve = entry.resolve;
+  entry.resolve = undefined;
+  resolve?.(true);
+}
+
+export interface LongPollOptions<T> {
+  registry: WakeRegistry;
+  /** Registry keys whose wake-up means "read again". */
+  keys: string[];
+  /** How long to wait in total; 0 reads once. */
+  waitMs: number;
+  /** Reads the database. */
+  read: () => Promise<T>;
+  /** Whether a read is the answer (messages arrived, the question was answered). */
+  done: (value: T) => boolean;
+  /** Milliseconds until the next read when nobody wakes the waiter: the safety poll while push is live, else the poll interval. */
+  interval: () => number;
+}
+
+/**
+ * Reads until `done` or the deadline. Each round registers the waiter first,
+ * then reads, then sleeps until a wake-up or the interval, so a wake-up that
+ * lands during the read is never lost. Without push, the interval is the
+ * polling fallback: slower, never wrong.
+ */
+export async function longPoll<T>(options: LongPollOptions<T>): Promise<T> {
+  const deadline = Date.now() + options.waitMs;
+  for (;;) {
+    const waiter = options.registry.register(options.keys);
+    try {
+      const value = await options.read();
+      const left = deadline - Date.now();
+      if (options.done(value) || left <= 0) return value;
+      await waiter.wait(Math.min(options.interval(), left));
+    } finally {
+      waiter.cancel();
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { HITL_URGENCIES, HitlUrgency } from '../hitl-request.entity';
+
+/** POST /projects/{id}/hitl. */
+export class CreateHitlDto {
+  @IsString()
+  @IsNotEmpty({ message: 'question must not be empty' })
+  @MaxLength(10_000)
+  question!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(50_000)
+  context?: string | null;
+
+  /** normal (default), high or blocking. */
+  @IsOptional()
+  @IsIn(HITL_URGENCIES, { message: `urgency must be one of ${HITL_URGENCIES.join(', ')}` })
+  urgency?: HitlUrgency;
+
+  /** The asking session, a session of this project. */
+  @IsUUID('all', { message: 'session_id must be a UUID' })
+  session_id!: string;
+
+  /** Who should answer; default the human of the asking session. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  assigned_to?: string;
+
+  /** Ask a person even when the project auto-answers. */
+  @IsOptional()
+  @IsBoolean()
+  require_human?: boolean;
+}

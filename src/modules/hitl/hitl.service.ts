@@ -1,0 +1,143 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager, In } from 'typeorm';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { NotificationsService } from '../notifications/notifications.service';
+import { requireProject } from '../projects/require-project.util';
+import { ProjectSettingsService } from '../project-settings/project-settings.service';
+import { PushService } from '../push/push.service';
+import { Session } from '../sessions/session.entity';
+import { CreateHitlDto } from './dto/create-hitl.dto';
+import { ListHitlQueryDto } from './dto/list-hitl-query.dto';
+import { UpdateHitlDto } from './dto/update-hitl.dto';
+import { HitlRequest, HitlStatus } from './hitl-request.entity';
+import { HitlView, toHitlView } from './hitl-request.view';
+import { HitlError } from './hitl.errors';
+
+/** What an auto-answered request says (the project set hitl_auto_answer). */
+export const AUTO_ANSWER = 'Answered automatically: this project has hitl_auto_answer on. Proceed with your best judgement and record the decision you take.';
+
+const DEFAULT_LIMIT = 50;
+
+export const hitlTopic = (id: string) => `hitl:${id}`;
+
+/**
+ * Human-in-the-loop questions (spec §2, §3, §4 HITL). A question is a ticket:
+ * creating it returns at once (agents' tool calls time out after about a
+ * minute), and `get` can wait for the answer, woken through push the moment
+ * an answer lands on any instance, else by polling.
+ */
+@Injectable()
+export class HitlService {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+    private readonly settings: ProjectSettingsService,
+    private readonly push: PushService,
+    private readonly notifications: NotificationsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(projectId: string, input: CreateHitlDto): Promise<HitlView> {
+    const request = await this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      const session = await m.findOneBy(Session, { id: input.session_id, project_id: projectId });
+      if (!session) throw HitlError.sessionNotInProject(input.session_id, projectId);
+      const auto = (await this.settings.read(m, projectId)).hitl_auto_answer && !input.require_human;
+      const now = this.clock.now();
+      const row: HitlRequest = {
+        id: randomUUID(),
+        project_id: projectId,
+        session_id: session.id,
+        question: input.question,
+        context: input.context ?? null,
+        urgency: input.urgency ?? 'normal',
+        status: auto ? 'answered' : 'pending',
+        answer: auto ? AUTO_ANSWER : null,
+        answered_by: auto ? 'auto' : null,
+        assigned_to: input.assigned_to ?? session.human_id,
+        created_at: now,
+        answered_at: auto ? now : null,
+      };
+      await m.insert(HitlRequest, row);
+      return row;
+    });
+    const view = toHitlView(request);
+    this.push.publish(currentTenant().tenantId, { wake: [hitlTopic(view.id)], event: { event: 'hitl_created', data: { request: view } } });
+    if (view.status === 'pending') {
+      this.notifications.dispatch(
+        projectId,
+        {
+          title: `Action needed (${view.urgency.toUpperCase()})`,
+          body: `${view.question.slice(0, 200)}\n${this.config.baseUrl}/dashboard?project=${projectId}&hitl=${view.id}`,
+          event: 'hitl_created',
+          source: 'baton',
+          project_id: projectId,
+          hitl_id: view.id,
+          urgency: view.urgency,
+          assigned_to: view.assigned_to,
+        },
+        view.urgency === 'blocking' ? 'urgent' : view.urgency === 'high' ? 'high' : 'default',
+      );
+    }
+    return view;
+  }
+
+  /** One request; with `waitS`, returns as soon as it is no longer pending or when the (capped) wait is over. */
+  async get(id: string, waitS?: number): Promise<HitlView> {
+    const request = await this.push.waitFor(
+      currentTenant().tenantId,
+      [hitlTopic(id)],
+      this.push.waitMs(waitS),
+      () => this.db.transaction((m) => this.require(m, id)),
+      (r) => r.status !== 'pending',
+    );
+    return toHitlView(request);
+  }
+
+  /** Requests of one project, or of every project, newest first. */
+  async list(projectId: string | undefined, query: ListHitlQueryDto): Promise<HitlView[]> {
+    const status = query.status ?? 'pending';
+    const rows = await this.db.transaction(async (m) => {
+      if (projectId) await requireProject(m, projectId);
+      return m.find(HitlRequest, {
+        where: { ...(projectId ? { project_id: projectId } : {}), ...(status === 'all' ? {} : { status: In([status]) }) },
+        order: { created_at: 'DESC', id: 'ASC' },
+        take: query.limit ?? DEFAULT_LIMIT,
+      });
+    });
+    return rows.map(toHitlView);
+  }
+
+  /** Answers (default) or dismisses a pending request; refused once it is answered or dismissed. */
+  async update(id: string, input: UpdateHitlDto): Promise<HitlView> {
+    const action = input.action ?? 'answer';
+    if (action === 'answer' && input.answer === undefined) throw HitlError.answerRequired();
+    const next: HitlStatus = action === 'answer' ? 'answered' : 'dismissed';
+    const request = await this.db.transaction(async (m) => {
+      const result = await m.update(
+        HitlRequest,
+        { id, status: 'pending' },
+        { status: next, answer: input.answer ?? null, answered_by: input.answered_by ?? this.config.humanId ?? 'human', answered_at: this.clock.now() },
+      );
+      const row = await this.require(m, id);
+      if (!result.affected) throw HitlError.notPending(id, row.status);
+      return row;
+    });
+    const view = toHitlView(request);
+    this.push.publish(currentTenant().tenantId, {
+      wake: [hitlTopic(id)],
+      event: { event: next === 'answered' ? 'hitl_answered' : 'hitl_dismissed', data: { request: view } },
+    });
+    return view;
+  }
+
+  private async require(m: EntityManager, id: string): Promise<HitlRequest> {
+    const request = await m.findOneBy(HitlRequest, { id });
+    if (!request) throw HitlError.notFound(id);
+    return request;
+  }
+}

@@ -1,0 +1,34 @@
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { OptionalAgentName, OptionalSessionId } from './message-fields.rules';
+
+/** POST /projects/{id}/messages: exactly one of to_session_id, to_agent or broadcast. */
+export class SendMessageDto {
+  @OptionalSessionId('to_session_id')
+  to_session_id?: string;
+
+  @OptionalAgentName('to_agent')
+  to_agent?: string;
+
+  /** true: every session and agent of the project receives it. */
+  @IsOptional()
+  @IsBoolean()
+  broadcast?: boolean;
+
+  @IsString()
+  @IsNotEmpty({ message: 'body must not be empty' })
+  @MaxLength(65_536)
+  body!: string;
+
+  /** Who sends (a session id, an agent or a person's name): shown to the receiver. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  from?: string;
+
+  /** A retried send with the same key stores one message and answers the stored one. */
+  @IsOptional()
+  @IsString()
+  @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'idempotency_key must be 1 to 200 printable ASCII characters without spaces' })
+  idempotency_key?: string;
+}

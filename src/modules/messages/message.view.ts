@@ -1,0 +1,42 @@
+import { fromSqlTimestamp } from '../../../libs/tenancy';
+import { RecipientKind } from './message.entity';
+
+export interface MessageView {
+  id: string;
+  project_id: string;
+  /** Position in the project's order; acknowledge with ack_through = the last seq handled. */
+  seq: number;
+  from: string | null;
+  recipient_kind: RecipientKind;
+  /** Session id or agent name; null for a project-wide message. */
+  recipient: string | null;
+  body: string;
+  idempotency_key: string | null;
+  created_at: string;
+}
+
+export interface MessageRow {
+  id: string;
+  project_id: string;
+  seq: string | number;
+  sender: string | null;
+  recipient_kind: RecipientKind;
+  recipient: string | null;
+  body: string;
+  idempotency_key: string | null;
+  created_at: Date | string;
+}
+
+export function toMessageView(row: MessageRow): MessageView {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    seq: Number(row.seq),
+    from: row.sender,
+    recipient_kind: row.recipient_kind,
+    recipient: row.recipient,
+    body: row.body,
+    idempotency_key: row.idempotency_key,
+    created_at: fromSqlTimestamp(row.created_at).toISOString(),
+  };
+}

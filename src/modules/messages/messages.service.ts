@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { isUniqueViolation } from '../../common/errors/db-errors';
+import { RequestError } from '../../common/errors/request-error';
+import { requireProject } from '../projects/require-project.util';
+import { PushService } from '../push/push.service';
+import { Session } from '../sessions/session.entity';
+import { ReaderDto } from './dto/reader.dto';
+import { ReceiveMessagesDto } from './dto/receive-messages.dto';
+import { SendMessageDto } from './dto/send-message.dto';
+import { Message, RecipientKind } from './message.entity';
+import { MessageView, toMessageView } from './message.view';
+import { MessageError } from './messages.errors';
+import { MessageStore, Reader } from './message-store';
+
+export interface SendResult extends MessageView {
+  /** true when the idempotency key had already stored this message: nothing new was stored. */
+  duplicate: boolean;
+}
+
+export interface ReceiveResult {
+  messages: MessageView[];
+  /** Everything of this reader up to here is acknowledged. */
+  acked_through: number;
+}
+
+const DEFAULT_LIMIT = 50;
+
+/** Topic that wakes one reader's waits. */
+export const readerTopic = (projectId: string, reader: Reader) => `msg:${projectId}:${reader.kind === 'session' ? 's' : 'a'}:${reader.name}`;
+/** Topic that wakes every reader of a project (a project-wide message). */
+export const projectTopic = (projectId: string) => `msg:${projectId}:*`;
+
+/**
+ * Messages between a project's sessions and named agents (spec §6.3). Stored
+ * first, in the tenant's database, then announced through push; a push that
+ * cannot go out loses nothing, the receiver's next read finds the message.
+ * Delivery is at least once: a message comes back on every receive until the
+ * reader acknowledges it (cumulatively, by seq), and never after.
+ */
+@Injectable()
+export class MessagesService {
+  private readonly store: MessageStore;
+
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+    private readonly push: PushService,
+  ) {
+    this.store = new MessageStore(db.dialect);
+  }
+
+  async send(projectId: string, input: SendMessageDto): Promise<SendResult> {
+    const target = targetOf(input);
+    let result: SendResult;
+    try {
+      result = await this.db.transaction((m) => this.sendIn(m, projectId, input, target));
+    } catch (error) {
+      // Two sends with one key raced: the other stored it first.
+      if (!input.idempotency_key || !isUniqueViolation(error)) throw error;
+      result = await this.db.transaction(async (m) => {
+        const existing = await m.findOneBy(Message, { project_id: projectId, idempotency_key: input.idempotency_key });
+        if (!existing) throw error;
+        return replay(existing, input, target);
+      });
+    }
+    if (!result.duplicate) {
+      const topics = target.kind === 'project' ? [projectTopic(projectId)] : [readerTopic(projectId, { kind: target.kind, name: target.recipient as string })];
+      const { duplicate: _, ...message } = result;
+      this.push.publish(currentTenant().tenantId, { wake: topics, event: { event: 'message_sent', data: { message } } });
+    }
+    return result;
+  }
+
+  /**
+   * Acknowledges up to `ack_through` when given, then returns the reader's
+   * unacknowledged messages, oldest first; with `wait_seconds` and none
+   * waiting, waits (woken by push, else polling) until one arrives.
+   */
+  async receive(projectId: string, input: ReceiveMessagesDto): Promise<ReceiveResult> {
+    const reader = readerOf(input);
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    await this.db.transaction(async (m) => {
+      await this.prepareReader(m, projectId, reader);
+      if (input.ack_through !== undefined) await this.ackIn(m, projectId, reader, input.ack_through);
+    });
+    return this.push.waitFor(
+      currentTenant().tenantId,
+      [readerTopic(projectId, reader), projectTopic(projectId)],
+      this.push.waitMs(input.wait_seconds),
+      async () => {
+        const { rows, ackedSeq } = await this.db.transaction((m) => this.store.pending(m, projectId, reader, limit));
+        return { messages: rows.map(toMessageView), acked_through: ackedSeq };
+      },
+      (r) => r.messages.length > 0,
+    );
+  }
+
+  /** Acknowledges every message of the reader up to `through` (at most the project's last seq). */
+  async ack(projectId: string, input: ReaderDto & { ack_through: number }): Promise<{ acked_through: number }> {
+    const reader = readerOf(input);
+    const acked = await this.db.transaction(async (m) => {
+      await this.prepareReader(m, projectId, reader);
+      return this.ackIn(m, projectId, reader, input.ack_through);
+    });
+    return { acked_through: acked };
+  }
+
+  private async sendIn(m: EntityManager, projectId: string, input: SendMessageDto, target: Target): Promise<SendResult> {
+    await requireProject(m, projectId);
+    if (target.kind === 'session') {
+      const session = await m.findOneBy(Session, { id: target.recipient as string, project_id: projectId });
+      if (!session) throw MessageError.sessionNotFound(target.recipient as string, projectId);
+      if (session.status !== 'active') throw MessageError.recipientClosed(session.id);
+    }
+    if (input.idempotency_key) {
+      const existing = await m.findOneBy(Message, { project_id: projectId, idempotency_key: input.idempotency_key });
+      if (existing) return replay(existing, input, target);
+    }
+    const message: Message = {
+      id: randomUUID(),
+      project_id: projectId,
+      seq: String(await this.store.nextSeq(m, projectId)),
+      sender: input.from ?? null,
+      recipient_kind: target.kind,
+      recipient: target.recipient,
+      body: input.body,
+      idempotency_key: input.idempotency_key ?? null,
+      created_at: this.clock.now(),
+    };
+    await m.insert(Message, message);
+    return { ...toMessageView(message), duplicate: false };
+  }
+
+  /** Checks the project and the reader, and gives a first-time reader its cursor. */
+  private async prepareReader(m: EntityManager, projectId: string, reader: Reader) {
+    await requireProject(m, projectId);
+    let session: Session | null = null;
+    if (reader.kind === 'session') {
+      session = await m.findOneBy(Session, { id: reader.name, project_id: projectId });
+      if (!session) throw MessageError.sessionNotFound(reader.name, projectId);
+    }
+    if (await this.store.hasCursor(m, projectId, reader)) return;
+    // Project-wide messages count from when a session started, or from an agent's first read.
+    const start = session ? await this.store.lastSeqBefore(m, projectId, session.created_at) : await this.store.lastSeq(m, projectId);
+    await this.store.ensureCursor(m, projectId, reader, start, this.clock.now());
+  }
+
+  private async ackIn(m: EntityManager, projectId: string, reader: Reader, through: number): Promise<number> {
+    const last = await this.store.lastSeq(m, projectId);
+    return this.store.ack(m, projectId, reader, Math.min(through, last), this.clock.now());
+  }
+}
+
+interface Target {
+  kind: RecipientKind;
+  recipient: string | null;
+}
+
+function targetOf(input: SendMessageDto): Target {
+  const given = [input.to_session_id !== undefined, input.to_agent !== undefined, input.broadcast === true].filter(Boolean).length;
+  if (given !== 1) throw RequestError.invalidInput('give exactly one of to_session_id, to_agent or broadcast: true');
+  if (input.to_session_id) return { kind: 'session', recipient: input.to_session_id.toLowerCase() };
+  if (input.to_agent) return { kind: 'agent', recipient: input.to_agent };
+  return { kind: 'project', recipient: null };
+}
+
+function readerOf(input: ReaderDto): Reader {
+  if ((input.session_id === undefined) === (input.agent === undefined)) throw RequestError.invalidInput('give exactly one of session_id or agent');
+  return input.session_id ? { kind: 'session', name: input.session_id.toLowerCase() } : { kind: 'agent', name: input.agent as string };
+}
+
+/** The stored message of a repeated key, when the repeat is the same message; otherwise a conflict. */
+function replay(existing: Message, input: SendMessageDto, target: Target): SendResult {
+  const same = existing.recipient_kind === target.kind && existing.recipient === target.recipient && existing.body === input.body && existing.sender === (input.from ?? null);
+  if (!same) throw MessageError.idempotencyConflict(existing.idempotency_key as string, existing.id);
+  return { ...toMessageView(existing), duplicate: true };
+}

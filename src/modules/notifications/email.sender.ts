@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Resend } from 'resend';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+
+export type EmailOutcome = 'sent' | 'skipped' | 'failed';
+
+export interface Email {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+const ATTEMPTS = 3;
+
+/**
+ * Transactional e-mail through the provider's SDK. Without EMAIL_API_KEY
+ * every send is skipped silently. Each attempt has SERVICE_NOTIFY_TIMEOUT_MS;
+ * at most 3 attempts share one idempotency key, so a retry never sends twice.
+ */
+@Injectable()
+export class EmailSender {
+  private readonly logger = new Logger('email');
+  private readonly client?: Resend;
+  private readonly from: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    if (config.emailApiKey) this.client = new Resend(config.emailApiKey, config.emailApiUrl ? { baseUrl: config.emailApiUrl } : undefined);
+    this.from = config.fromEmail ?? `Baton <baton@${new URL(config.baseUrl).hostname}>`;
+  }
+
+  get configured(): boolean {
+    return Boolean(this.client);
+  }
+
+  async send(email: Email): Promise<EmailOutcome> {
+    if (!this.client) return 'skipped';
+    const idempotencyKey = randomUUID();
+    let errorName = 'unknown';
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        const { error } = await this.client.emails.send(
+          { from: this.from, to: email.to, subject: email.subject, text: email.text },
+          { idempotencyKey, signal: AbortSignal.timeout(this.config.notifyTimeoutMs) },
+        );
+        if (!error) return 'sent';
+        errorName = error.name;
+        const status = (error as { statusCode?: number | null }).statusCode;
+        if (status && status < 500 && status !== 429) break;
+      } catch (error) {
+        errorName = (error as Error).name;
+      }
+      if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, 250 * 2 ** (attempt - 1)));
+    }
+    this.logger.warn({ msg: 'e-mail not sent', error_class: errorName });
+    return 'failed';
+  }
+}

@@ -1,0 +1,145 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { RequestError } from '../../common/errors/request-error';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { requireProject } from '../projects/require-project.util';
+import { UpdateNotifySettingsDto } from './dto/update-notify-settings.dto';
+import { EmailOutcome, EmailSender } from './email.sender';
+import { NotificationMessage, ntfyHeaders } from './notification.message';
+import { NotificationError } from './notifications.errors';
+import { NotifySettings } from './notify-settings.entity';
+import { DeliveryOutcome, postJson } from './outbound-webhook';
+import { resolvePublicTarget, UnsafeTargetError } from './ssrf-guard.util';
+
+export interface NotifySettingsView {
+  project_id: string;
+  notify_url: string | null;
+  notify_email: string | null;
+}
+
+export interface NotifyResult {
+  url: DeliveryOutcome | 'not_configured';
+  email: EmailOutcome | 'not_configured';
+}
+
+/**
+ * Where a project's notifications go, and sending them: a JSON POST to the
+ * notify URL and/or an e-mail to the notify address. Sending never blocks or
+ * fails the request that caused it (`dispatch` runs in the background with
+ * deadlines and bounded retries). In hosted mode a notify URL must resolve to
+ * public addresses only: checked when it is saved and again, after DNS
+ * resolution, before every delivery, which connects to the checked address.
+ */
+@Injectable()
+export class NotificationsService implements OnApplicationShutdown {
+  private readonly logger = new Logger('notifications');
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+    private readonly email: EmailSender,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async getSettings(projectId: string): Promise<NotifySettingsView> {
+    return this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      return toView(projectId, await m.findOneBy(NotifySettings, { project_id: projectId }));
+    });
+  }
+
+  async updateSettings(projectId: string, input: UpdateNotifySettingsDto): Promise<NotifySettingsView> {
+    const url = input.notify_url === undefined ? undefined : input.notify_url === null || input.notify_url.trim() === '' ? null : await this.checkUrl(input.notify_url.trim());
+    const email = input.notify_email === undefined ? undefined : input.notify_email;
+    return this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      const current = await m.findOneBy(NotifySettings, { project_id: projectId });
+      const next: NotifySettings = {
+        project_id: projectId,
+        notify_url: url === undefined ? (current?.notify_url ?? null) : url,
+        notify_email: email === undefined ? (current?.notify_email ?? null) : email,
+        updated_at: this.clock.now(),
+      };
+      await m.upsert(NotifySettings, next, ['project_id']);
+      return toView(projectId, next);
+    });
+  }
+
+  /** POST /projects/{id}/notify/test: sends now and says what happened to each channel. */
+  async sendTest(projectId: string): Promise<NotifyResult> {
+    const settings = await this.getSettings(projectId);
+    return this.deliver(settings, {
+      title: 'Baton test notification',
+      body: `Notifications of this project reach you.\n${this.config.baseUrl}/dashboard?project=${projectId}`,
+      event: 'notify_test',
+      source: 'baton',
+      project_id: projectId,
+    });
+  }
+
+  /** Sends `message` to the project's targets in the background; the caller does not wait. */
+  dispatch(projectId: string, message: NotificationMessage, priority: 'default' | 'high' | 'urgent' = 'default'): void {
+    const work = (async () => {
+      const settings = await this.getSettings(projectId);
+      const result = await this.deliver(settings, message, priority);
+      if (result.url === 'failed' || result.url === 'refused' || result.email === 'failed') {
+        this.logger.warn({ msg: 'notification not delivered', project_id: projectId, event: message.event, url: result.url, email: result.email });
+      }
+    })().catch((error: Error) => this.logger.error({ msg: 'notification failed', project_id: projectId, error: error.message }));
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /** Posts an operator alert to `url` (operator configuration: not subject to the tenant target check). */
+  async postOperatorAlert(url: string, message: NotificationMessage): Promise<DeliveryOutcome> {
+    const result = await postJson(url, message, { publicOnly: false, timeoutMs: this.config.notifyTimeoutMs, headers: ntfyHeaders(message, 'urgent') });
+    return result.outcome;
+  }
+
+  async onApplicationShutdown() {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async deliver(settings: NotifySettingsView, message: NotificationMessage, priority: 'default' | 'high' | 'urgent' = 'default'): Promise<NotifyResult> {
+    const [url, email] = await Promise.all([
+      settings.notify_url
+        ? postJson(settings.notify_url, message, {
+            publicOnly: this.config.isHosted,
+            timeoutMs: this.config.notifyTimeoutMs,
+            headers: ntfyHeaders(message, priority),
+          }).then((r) => r.outcome)
+        : Promise.resolve('not_configured' as const),
+      settings.notify_email
+        ? this.email.send({ to: settings.notify_email, subject: message.title, text: message.body })
+        : Promise.resolve('not_configured' as const),
+    ]);
+    return { url, email };
+  }
+
+  private async checkUrl(raw: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw RequestError.invalidInput('notify_url must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw RequestError.invalidInput('notify_url must be an http(s) URL');
+    if (url.username || url.password) throw RequestError.invalidInput('notify_url must not carry credentials');
+    if (this.config.isHosted) {
+      try {
+        await resolvePublicTarget(url);
+      } catch (error) {
+        if (error instanceof UnsafeTargetError) throw NotificationError.targetRefused(error.reason);
+        throw error;
+      }
+    }
+    return url.toString();
+  }
+}
+
+function toView(projectId: string, row: NotifySettings | null): NotifySettingsView {
+  return { project_id: projectId, notify_url: row?.notify_url ?? null, notify_email: row?.notify_email ?? null };
+}

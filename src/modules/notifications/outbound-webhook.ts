@@ -1,0 +1,80 @@
+import { request as httpRequest, RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { resolvePublicTarget, UnsafeTargetError } from './ssrf-guard.util';
+
+export type DeliveryOutcome = 'delivered' | 'failed' | 'refused';
+
+export interface WebhookOptions {
+  /** Hosted mode: refuse internal targets (checked after DNS resolution) and pin the checked address. */
+  publicOnly: boolean;
+  timeoutMs: number;
+  attempts?: number;
+  headers?: Record<string, string>;
+}
+
+const RETRY_BASE_MS = 250;
+
+/**
+ * POSTs a JSON body to `url` with a deadline per attempt and at most
+ * `attempts` tries (network error, timeout, 429 or 5xx are retried with
+ * backoff; other statuses are final). Never throws: the outcome says what
+ * happened, and `refused` means no connection was attempted at all.
+ */
+export async function postJson(url: string, body: unknown, options: WebhookOptions): Promise<{ outcome: DeliveryOutcome; status?: number; reason?: string }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { outcome: 'refused', reason: 'not a URL' };
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { outcome: 'refused', reason: 'not an http(s) URL' };
+  let pinned: { address: string; family: 4 | 6 } | undefined;
+  if (options.publicOnly) {
+    try {
+      pinned = await resolvePublicTarget(parsed);
+    } catch (error) {
+      if (error instanceof UnsafeTargetError) return { outcome: 'refused', reason: error.reason };
+      throw error;
+    }
+  }
+  const payload = Buffer.from(JSON.stringify(body));
+  const attempts = options.attempts ?? 3;
+  let last: { status?: number; reason?: string } = {};
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    last = await once(parsed, payload, options, pinned);
+    if (last.status !== undefined && last.status < 300) return { outcome: 'delivered', status: last.status };
+    const retriable = last.status === undefined || last.status === 429 || last.status >= 500;
+    if (!retriable || attempt === attempts) break;
+    await new Promise((r) => setTimeout(r, RETRY_BASE_MS * 2 ** (attempt - 1) * (0.75 + Math.random() / 2)));
+  }
+  return { outcome: 'failed', ...last };
+}
+
+function once(url: URL, payload: Buffer, options: WebhookOptions, pinned?: { address: string; family: 4 | 6 }): Promise<{ status?: number; reason?: string }> {
+  return new Promise((resolve) => {
+    const lookup: LookupFunction | undefined = pinned
+      ? (_host, opts, callback) => {
+          if ((opts as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
+          else callback(null, pinned.address, pinned.family);
+        }
+      : undefined;
+    const requestOptions: RequestOptions = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'baton-notifications', ...options.headers },
+      timeout: options.timeoutMs,
+      lookup,
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, requestOptions, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode }));
+      res.on('error', () => resolve({ status: res.statusCode }));
+    });
+    const timer = setTimeout(() => req.destroy(new Error('timeout')), options.timeoutMs);
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (error: Error & { code?: string }) => resolve({ reason: error.code ?? error.message }));
+    req.on('close', () => clearTimeout(timer));
+    req.end(payload);
+  });
+}
