@@ -9,6 +9,9 @@ import { AppConfig } from './config/app-config';
 import { APP_CONFIG, ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { McpModule } from './mcp/mcp.module';
+import { ContextModule } from './modules/context/context.module';
+import { HandoffModule } from './modules/handoff/handoff.module';
+import { HooksModule } from './modules/hooks/hooks.module';
 import { HealthModule } from './modules/health/health.module';
 import { HitlModule } from './modules/hitl/hitl.module';
 import { MessagesModule } from './modules/messages/messages.module';
@@ -52,6 +55,9 @@ export class AppModule {
         PushModule,
         HitlModule,
         MessagesModule,
+        ContextModule,
+        HandoffModule,
+        HooksModule,
       ],
     };
   }

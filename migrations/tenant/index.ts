@@ -8,6 +8,9 @@ import { NotesAndDecisions1732250200000 } from './1732250200000-notes-and-decisi
 import { WorkspaceLayer1732250300000 } from './1732250300000-workspace-layer';
 import { ProjectExtras1732250400000 } from './1732250400000-project-extras';
 import { HitlMessagesNotifications1732270000000 } from './1732270000000-hitl-messages-notifications';
+import { SessionNotes1732255000000 } from './1732255000000-session-notes';
+import { Handoffs1732256000000 } from './1732256000000-handoffs';
+import { Hooks1732257000000 } from './1732257000000-hooks';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -20,4 +23,7 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   WorkspaceLayer1732250300000,
   ProjectExtras1732250400000,
   HitlMessagesNotifications1732270000000,
+  SessionNotes1732255000000,
+  Handoffs1732256000000,
+  Hooks1732257000000,
 ];

@@ -1,3 +1,9 @@
+import { SessionNote } from '../modules/context/session-note.entity';
+import { Handoff } from '../modules/handoff/handoff.entity';
+import { HandoffCorrection } from '../modules/handoff/handoff-correction.entity';
+import { QueuedSession } from '../modules/handoff/queued-session.entity';
+import { HookEvent } from '../modules/hooks/hook-event.entity';
+import { HookSession } from '../modules/hooks/hook-session.entity';
 import { HitlRequest } from '../modules/hitl/hitl-request.entity';
 import { Message } from '../modules/messages/message.entity';
 import { MessageCursor } from '../modules/messages/message-cursor.entity';
@@ -8,4 +14,4 @@ import { FileLock } from '../modules/sessions/file-lock.entity';
 import { Session } from '../modules/sessions/session.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent];

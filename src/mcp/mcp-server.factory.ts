@@ -5,6 +5,7 @@ import { toErrorResponse } from '../common/errors/error-response';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ToolRegistry } from './tool-registry.service';
+import { ToolText } from './tool-text';
 
 /**
  * Builds an MCP server over the tool registry. A tool's failure is a result
@@ -40,7 +41,8 @@ export class McpServerFactory {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
     try {
       const result = await tool.invoke(args ?? {});
-      return { content: [{ type: 'text', text: JSON.stringify(result ?? { ok: true }) }] };
+      const text = result instanceof ToolText ? result.text : JSON.stringify(result ?? { ok: true });
+      return { content: [{ type: 'text', text }] };
     } catch (error) {
       const { body, unexpected } = toErrorResponse(error);
       if (unexpected) this.logger.error({ msg: 'unexpected tool error', tool: name, error_id: body.error_id, stack: unexpected.stack });

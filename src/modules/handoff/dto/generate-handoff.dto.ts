@@ -1,0 +1,20 @@
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { HANDOFF_MODES, HANDOFF_SUMMARY_MAX, HandoffMode } from '../handoff.constants';
+import { FreeTextRules } from './free-text.rules';
+
+export class GenerateHandoffDto {
+  /** The session handing off: its scratch-pad notes go into the handoff. */
+  @IsOptional()
+  @IsUUID('all', { message: 'session_id must be a UUID' })
+  session_id?: string;
+
+  /** Default: delta when the project already has a handoff, goal otherwise (never full). */
+  @IsOptional()
+  @IsIn(HANDOFF_MODES, { message: `mode must be one of: ${HANDOFF_MODES.join(', ')}` })
+  mode?: HandoffMode;
+
+  /** What the session did and what comes next, in its own words; put at the top of the handoff. */
+  @IsOptional()
+  @FreeTextRules('summary', HANDOFF_SUMMARY_MAX)
+  summary?: string;
+}

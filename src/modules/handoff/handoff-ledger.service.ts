@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { EntityManager, IsNull } from 'typeorm';
+import { Clock } from '../../common/clock';
+import { Handoff } from './handoff.entity';
+import { HandoffError } from './handoff.errors';
+import { parseFrontMatter } from './front-matter.util';
+
+export type HandoffProblemCode =
+  | 'not_found'
+  | 'wrong_project'
+  | 'expired'
+  | 'already_consumed'
+  | 'body_mismatch'
+  | 'stale'
+  | 'board_diverged'
+  | 'tools_drifted';
+
+export interface HandoffProblem {
+  code: HandoffProblemCode;
+  detail: string;
+}
+
+export interface HandoffRef {
+  handoff_id?: string;
+  token?: string;
+}
+
+export interface HandoffMeta {
+  id: string;
+  project_id: string;
+  session_id: string | null;
+  mode: string;
+  bytes: number;
+  created_at: string;
+  expires_at: string;
+  consumed_at: string | null;
+  consumed_by_session_id: string | null;
+}
+
+/** What a session started from a handoff receives. */
+export interface ConsumedHandoff {
+  id: string;
+  mode: string;
+  created_at: string;
+  content: string;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function toHandoffMeta(h: Handoff): HandoffMeta {
+  return {
+    id: h.id,
+    project_id: h.project_id,
+    session_id: h.session_id,
+    mode: h.mode,
+    bytes: h.bytes,
+    created_at: h.created_at.toISOString(),
+    expires_at: h.expires_at.toISOString(),
+    consumed_at: h.consumed_at ? h.consumed_at.toISOString() : null,
+    consumed_by_session_id: h.consumed_by_session_id,
+  };
+}
+
+/**
+ * The record of generated handoffs: finding one by id or token, the checks
+ * that make it unusable (another project, expired, already used, altered),
+ * and its single use by the session that starts from it.
+ */
+@Injectable()
+export class HandoffLedger {
+  constructor(private readonly clock: Clock) {}
+
+  async find(m: EntityManager, ref: HandoffRef): Promise<Handoff | null> {
+    if (ref.handoff_id) return m.findOneBy(Handoff, { id: ref.handoff_id });
+    if (ref.token) return m.findOneBy(Handoff, { token: ref.token });
+    return null;
+  }
+
+  /** The problems that make a handoff unusable, in the order a person would want to hear them. */
+  hardProblems(handoff: Handoff | null, projectId: string, ref: string, content?: string): HandoffProblem[] {
+    if (!handoff) return [{ code: 'not_found', detail: `no handoff ${ref} in this workspace` }];
+    if (handoff.project_id !== projectId) return [{ code: 'wrong_project', detail: `handoff ${ref} belongs to another project` }];
+    const problems: HandoffProblem[] = [];
+    if (handoff.expires_at.getTime() <= this.clock.now().getTime()) {
+      problems.push({ code: 'expired', detail: `handoff expired at ${handoff.expires_at.toISOString()}` });
+    }
+    if (handoff.consumed_at) {
+      problems.push({ code: 'already_consumed', detail: `session ${handoff.consumed_by_session_id ?? 'unknown'} already started from this handoff` });
+    }
+    if (content !== undefined) {
+      const parsed = parseFrontMatter(content);
+      if (!parsed) problems.push({ code: 'body_mismatch', detail: 'the content given does not start with handoff front matter' });
+      else if (parsed.fields.handoff_id !== handoff.id) problems.push({ code: 'body_mismatch', detail: 'the content given is another handoff' });
+      else if (sha256(parsed.body) !== handoff.body_sha256) problems.push({ code: 'body_mismatch', detail: 'the content was changed after it was generated' });
+    }
+    return problems;
+  }
+
+  /** Marks the handoff of `token` used by `sessionId`; refuses one of another project, expired or already used. */
+  async consume(m: EntityManager, projectId: string, token: string, sessionId: string): Promise<ConsumedHandoff> {
+    const handoff = await m.findOneBy(Handoff, { token });
+    if (!handoff) throw HandoffError.notFound(token);
+    if (handoff.project_id !== projectId) throw HandoffError.wrongProject(token, projectId);
+    if (handoff.consumed_at) throw HandoffError.alreadyConsumed(token, handoff.consumed_by_session_id);
+    if (handoff.expires_at.getTime() <= this.clock.now().getTime()) throw HandoffError.expired(token, handoff.expires_at);
+    // Conditional: of two sessions starting from one token at once, one wins.
+    const result = await m.update(Handoff, { id: handoff.id, consumed_at: IsNull() }, { consumed_at: this.clock.now(), consumed_by_session_id: sessionId });
+    if (!result.affected) {
+      const now = await m.findOneBy(Handoff, { id: handoff.id });
+      throw HandoffError.alreadyConsumed(token, now?.consumed_by_session_id ?? null);
+    }
+    return { id: handoff.id, mode: handoff.mode, created_at: handoff.created_at.toISOString(), content: handoff.content };
+  }
+}

@@ -1,0 +1,55 @@
+import { Column, Entity } from 'typeorm';
+import { IdColumn, PrimaryIdColumn, TimestampColumn } from '../../database/columns';
+
+/** A generated handoff: its content, what it was generated against, and whether a session started from it. */
+@Entity('handoffs')
+export class Handoff {
+  @PrimaryIdColumn()
+  id!: string;
+
+  @IdColumn()
+  project_id!: string;
+
+  @IdColumn({ nullable: true })
+  session_id!: string | null;
+
+  @Column('text')
+  mode!: string;
+
+  /** Short single-use token a session starts from (`start_session` with handoff_token). */
+  @Column('text')
+  token!: string;
+
+  @Column('text')
+  file_name!: string;
+
+  @Column('text')
+  content!: string;
+
+  /** SHA-256 of the content after its front matter. */
+  @Column('text')
+  body_sha256!: string;
+
+  /** SHA-256 of the project's board (every context section but active sessions) when generated. */
+  @Column('text')
+  board_sha256!: string;
+
+  /** SHA-256 of the MCP tool manifest when generated. */
+  @Column('text')
+  tools_sha256!: string;
+
+  @Column('integer')
+  bytes!: number;
+
+  @TimestampColumn()
+  created_at!: Date;
+
+  @TimestampColumn()
+  expires_at!: Date;
+
+  @TimestampColumn({ nullable: true })
+  consumed_at!: Date | null;
+
+  @IdColumn({ nullable: true })
+  consumed_by_session_id!: string | null;
+}

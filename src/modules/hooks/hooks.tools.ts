@@ -1,0 +1,18 @@
+import { Injectable } from '@nestjs/common';
+import { McpTool } from '../../mcp/mcp-tool.decorator';
+import { HookDiagnosticsQueryDto } from './dto/hook-diagnostics-query.dto';
+import { HookDiagnosticsService } from './hook-diagnostics.service';
+
+@Injectable()
+export class HooksTools {
+  constructor(private readonly diagnostics: HookDiagnosticsService) {}
+
+  @McpTool({
+    name: 'get_hook_diagnostics',
+    description: "Whether the assistant's SessionStart and Stop hooks reach Baton, and what they last did (optionally for one project).",
+    input: HookDiagnosticsQueryDto,
+  })
+  get(input: HookDiagnosticsQueryDto) {
+    return this.diagnostics.diagnostics(input.project_id);
+  }
+}
