@@ -23,6 +23,7 @@ import { RealtimeModule } from './modules/realtime/realtime.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import { WorkspaceModule } from './modules/workspace/workspace.module';
+import { SprintModule } from './modules/sprint/sprint.module';
 
 /** Wires the modules. Feature modules go in the last group. */
 @Module({})
@@ -58,6 +59,7 @@ export class AppModule {
         ContextModule,
         HandoffModule,
         HooksModule,
+        SprintModule,
       ],
     };
   }

@@ -11,6 +11,7 @@ import { HitlMessagesNotifications1732270000000 } from './1732270000000-hitl-mes
 import { SessionNotes1732255000000 } from './1732255000000-session-notes';
 import { Handoffs1732256000000 } from './1732256000000-handoffs';
 import { Hooks1732257000000 } from './1732257000000-hooks';
+import { SprintItems1732260000000 } from './1732260000000-sprint-items';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -26,4 +27,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   SessionNotes1732255000000,
   Handoffs1732256000000,
   Hooks1732257000000,
+  SprintItems1732260000000,
 ];

@@ -12,6 +12,10 @@ import { Project } from '../modules/projects/project.entity';
 import { ProjectSettingsRow } from '../modules/project-settings/project-settings.entity';
 import { FileLock } from '../modules/sessions/file-lock.entity';
 import { Session } from '../modules/sessions/session.entity';
+import { SprintItem } from '../modules/sprint/sprint-item.entity';
+import { SprintItemResource } from '../modules/sprint/sprint-item-resource.entity';
+import { SprintTrack } from '../modules/sprint/sprint-track.entity';
+import { SprintWaveSummary } from '../modules/sprint/sprint-wave-summary.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary];

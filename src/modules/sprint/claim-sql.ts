@@ -1,0 +1,90 @@
+import { Dialect } from '../../../libs/tenancy';
+import { CLAIMABLE_STATUSES, NEXT_CLAIMABLE_STATUSES, TERMINAL_STATUSES } from './sprint.constants';
+
+/**
+ * The claim as one conditional UPDATE: the item moves to in_progress only if,
+ * in the same statement, it is still claimable and passes every gate. Two
+ * claimers (threads, processes or instances) can never both win: Postgres
+ * re-checks the WHERE clause against the row a concurrent winner committed,
+ * and SQLite runs the statement under its single write lock.
+ *
+ * Parameters (Postgres placeholders; bind them with bindParams on SQLite):
+ *   $1 project_id  $2 session_id  $3 now  $4 claimant ('ai' | 'human')  $5 item id, slug or nickname
+ *
+ * The benchmark runs these same statements directly against Postgres to
+ * measure the ceiling Baton is compared with.
+ */
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
+
+/** The claimer is a live session of the project; a worker session claims only as ai. */
+const SESSION_OK = `EXISTS (SELECT 1 FROM sessions s WHERE s.id = $2 AND s.project_id = $1 AND s.status = 'active' AND (s.kind <> 'worker' OR $4 = 'ai'))`;
+
+/** Every claim gate (spec §3), on the item aliased `a`. */
+export function claimGates(a: string): string {
+  return [
+    // deferred_until not in the future
+    `(${a}.deferred_until IS NULL OR ${a}.deferred_until <= $3)`,
+    // not superseded
+    `(${a}.blocker_kind IS NULL OR ${a}.blocker_kind <> 'superseded')`,
+    // depends_on finished: any terminal status, but a failed dependency only lets a `continue` item through
+    `(${a}.depends_on IS NULL OR EXISTS (SELECT 1 FROM sprint_items d WHERE d.id = ${a}.depends_on
+       AND (d.status IN (${list(TERMINAL_STATUSES.filter((s) => s !== 'failed'))}) OR (d.status = 'failed' AND ${a}.failure_mode = 'continue'))))`,
+    // its track is neither deferred nor skipped
+    `(${a}.track IS NULL OR NOT EXISTS (SELECT 1 FROM sprint_tracks t WHERE t.project_id = ${a}.project_id AND t.name = ${a}.track AND t.state <> 'active'))`,
+    // prospect gate: declared resources need locations attached by a planner, unless bypassed
+    `(${a}.prospect_bypass = 1 OR ${a}.prospected_at IS NOT NULL OR ${a}.touches_resources = '[]')`,
+    // no file it touches is locked by another live session
+    `NOT EXISTS (SELECT 1 FROM sprint_item_resources r
+       JOIN file_locks l ON l.project_id = r.project_id AND l.file_path = r.file_path
+       JOIN sessions ls ON ls.id = l.session_id
+      WHERE r.item_id = ${a}.id AND r.file_path IS NOT NULL AND l.session_id <> $2 AND l.expires_at > $3 AND ls.status = 'active')`,
+    // milestones and human work are for people
+    `($4 = 'human' OR (${a}.milestone_type = 'task' AND (${a}.owner IS NULL OR ${a}.owner <> 'human')))`,
+  ].join('\n   AND ');
+}
+
+const SET_CLAIMED = `SET status = 'in_progress', claimed_at = $3, claimed_by_session_id = $2, claimant = $4, updated_at = $3`;
+
+/** Claims the item $5 (an id when `byId`, else a slug or nickname; a slug wins over an equal nickname). */
+export function claimItemSql(byId: boolean): string {
+  const target = byId
+    ? '$5'
+    : `(SELECT x.id FROM sprint_items x WHERE x.project_id = $1 AND (x.slug = $5 OR x.nickname = $5)
+        ORDER BY CASE WHEN x.slug = $5 THEN 0 ELSE 1 END LIMIT 1)`;
+  return `UPDATE sprint_items AS c ${SET_CLAIMED}
+ WHERE c.project_id = $1 AND c.id = ${target}
+   AND (c.status IN (${list(CLAIMABLE_STATUSES)})
+        OR (c.status = 'in_progress' AND (c.claimed_by_session_id IS NULL OR (c.claimed_by_session_id <> $2
+            AND NOT EXISTS (SELECT 1 FROM sessions h WHERE h.id = c.claimed_by_session_id AND h.status = 'active')))))
+   AND ${SESSION_OK}
+   AND ${claimGates('c')}
+ RETURNING *`;
+}
+
+/**
+ * The next claimable item of the project, in serving order (priority, then
+ * age), skipping items that are gated, blocked, or in a deferred or skipped
+ * track. On Postgres, rows another claimer has locked are skipped, so
+ * concurrent workers each take a different item instead of queueing.
+ */
+export function nextClaimableSelect(dialect: Dialect): string {
+  return `SELECT n.id FROM sprint_items n
+  WHERE n.project_id = $1 AND n.status IN (${list(NEXT_CLAIMABLE_STATUSES)}) AND n.blocker_kind IS NULL
+   AND ${claimGates('n')}
+  ORDER BY n.priority_rank, n.added_at, n.id
+  LIMIT 1${dialect === 'postgres' ? ' FOR UPDATE OF n SKIP LOCKED' : ''}`;
+}
+
+export function claimNextSql(dialect: Dialect): string {
+  return `UPDATE sprint_items AS c ${SET_CLAIMED}
+ WHERE c.id = (${nextClaimableSelect(dialect)})
+   AND c.status IN (${list(NEXT_CLAIMABLE_STATUSES)})
+   AND ${SESSION_OK}
+ RETURNING *`;
+}
+
+/** The id the next-claimable pick would take, without claiming it (for "already claimed" answers). */
+export function peekNextSql(): string {
+  return nextClaimableSelect('sqlite');
+}

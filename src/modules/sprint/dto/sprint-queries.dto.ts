@@ -1,0 +1,71 @@
+import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { LIST_LIMIT_MAX, SPRINT_STATUSES } from '../sprint.constants';
+import { LabelRules, QueryInt } from './sprint-field.rules';
+
+const STATUS_WORD = `(?:${[...SPRINT_STATUSES, 'active', 'terminal'].join('|')})`;
+const STATUS_FILTER = new RegExp(`^${STATUS_WORD}(?:,${STATUS_WORD})*$`);
+const STATUS_MESSAGE = `status must be one or more of ${[...SPRINT_STATUSES, 'active', 'terminal'].join(', ')}, separated by commas`;
+
+/** GET /projects/{id}/sprint-items. */
+export class ListSprintItemsQueryDto {
+  /** One status, several separated by commas, or active / terminal. */
+  @IsOptional()
+  @IsString({ message: STATUS_MESSAGE })
+  @Matches(STATUS_FILTER, { message: STATUS_MESSAGE })
+  status?: string;
+
+  @IsOptional()
+  @LabelRules('version')
+  version?: string;
+
+  @IsOptional()
+  @QueryInt()
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1)
+  @Max(LIST_LIMIT_MAX)
+  limit?: number;
+
+  @IsOptional()
+  @QueryInt()
+  @IsInt({ message: 'offset must be a whole number' })
+  @Min(0)
+  offset?: number;
+}
+
+/** GET /projects/{id}/resources/sprint-items: the items that declare a resource. */
+export class ResourceQueryDto {
+  /** `<kind>:<path-or-name>`, e.g. file:src/app.ts (file paths are normalised as file locks are). */
+  @IsString()
+  @MaxLength(1100)
+  resource!: string;
+
+  @IsOptional()
+  @IsString({ message: STATUS_MESSAGE })
+  @Matches(STATUS_FILTER, { message: STATUS_MESSAGE })
+  status?: string;
+}
+
+/** GET /projects/{id}/sprint/pending_count. */
+export class PendingCountQueryDto {
+  @IsOptional()
+  @LabelRules('version')
+  version?: string;
+}
+
+/** GET /projects/{id}/sprint/test_coverage_expected: for one session's items, or every in-progress item. */
+export class TestCoverageQueryDto {
+  @IsOptional()
+  @IsUUID('all', { message: 'session_id must be a UUID' })
+  session_id?: string;
+}
+
+/** GET /projects/{id}/reconcile. */
+export class ReconcileQueryDto {
+  /** Recent commits to read (default 50). */
+  @IsOptional()
+  @QueryInt()
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1)
+  @Max(500)
+  limit?: number;
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { isUniqueViolation } from '../../common/errors/db-errors';
+import { requireProject } from '../projects/require-project.util';
+import { SprintEvents } from './sprint-events.service';
+import { SprintTx } from './sprint-tx';
+
+export interface SprintRunOptions {
+  /** Check that the project exists first (404 otherwise). Claims skip it on the fast path and diagnose on refusal. */
+  checkProject?: boolean;
+  /** Run the work again when two writers picked the same slug or nickname (the unique index refused one). */
+  retryOnUniqueViolation?: boolean;
+}
+
+/** Runs sprint work in one tenant transaction and announces its changes once it has committed. */
+@Injectable()
+export class SprintDb {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+    private readonly events: SprintEvents,
+  ) {}
+
+  get dialect() {
+    return this.db.dialect;
+  }
+
+  async run<T>(projectId: string, work: (tx: SprintTx) => Promise<T>, options: SprintRunOptions = {}): Promise<T> {
+    const { checkProject = true, retryOnUniqueViolation = false } = options;
+    for (let attempt = 1; ; attempt++) {
+      let tx: SprintTx | undefined;
+      try {
+        const result = await this.db.transaction(async (m) => {
+          tx = new SprintTx(m, this.db.dialect, projectId, this.clock.now());
+          if (checkProject) await requireProject(m, projectId);
+          return work(tx);
+        });
+        this.events.publish(tx!.changes);
+        return result;
+      } catch (error) {
+        if (retryOnUniqueViolation && attempt < 4 && isUniqueViolation(error)) continue;
+        throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { Session } from '../sessions/session.entity';
+import { SessionCloseHooks } from '../sessions/session-close-hooks';
+import { CloseSprintItemDto, CompleteSprintItemDto, PushSprintItemDto } from './dto/transition.dto';
+import { SprintDb } from './sprint-db.service';
+import { SprintEvents } from './sprint-events.service';
+import { SprintItem } from './sprint-item.entity';
+import { SprintItemView, toSprintItemView } from './sprint-item.view';
+import { appendNote, requireItem } from './sprint-store.util';
+import { SprintChangeKind, SprintTx } from './sprint-tx';
+import { SprintWaves } from './sprint-waves.service';
+import { ACTIVE_STATUSES, STALL_LIMIT, SprintItemStatus, TERMINAL_STATUSES } from './sprint.constants';
+import { SprintError } from './sprint.errors';
+
+export type FinishAction = 'complete' | 'fail' | 'skip' | 'push';
+
+/**
+ * Where items finish: complete (or provisional_complete), fail, skip, push;
+ * and what follows in the same transaction: `stop` dependents of a failed
+ * item fail too, a parent whose subtasks are all finished rolls up, a wave
+ * whose last item finished gets its completion record. Also re-queues the
+ * in-progress items of a session that ends.
+ */
+@Injectable()
+export class SprintTransitions implements OnModuleInit {
+  constructor(
+    private readonly sprint: SprintDb,
+    private readonly waves: SprintWaves,
+    private readonly closeHooks: SessionCloseHooks,
+    private readonly events: SprintEvents,
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit() {
+    this.closeHooks.register('sprint', async (m, session) => {
+      const tx = new SprintTx(m, this.db.dialect, session.project_id, this.clock.now());
+      await this.requeueHeldBy(tx, session.id);
+      // The hook runs inside the closing transaction; the close commits right after it.
+      this.events.publish(tx.changes);
+    });
+  }
+
+  async complete(projectId: string, ref: string, input: CompleteSprintItemDto): Promise<SprintItemView> {
+    return this.sprint.run(projectId, async (tx) => toSprintItemView(await this.finishIn(tx, await requireItem(tx.m, projectId, ref), 'complete', input)));
+  }
+
+  async fail(projectId: string, ref: string, input: CloseSprintItemDto): Promise<SprintItemView> {
+    return this.sprint.run(projectId, async (tx) => toSprintItemView(await this.finishIn(tx, await requireItem(tx.m, projectId, ref), 'fail', input)));
+  }
+
+  async skip(projectId: string, ref: string, input: CloseSprintItemDto): Promise<SprintItemView> {
+    return this.sprint.run(projectId, async (tx) => toSprintItemView(await this.finishIn(tx, await requireItem(tx.m, projectId, ref), 'skip', input)));
+  }
+
+  async push(projectId: string, ref: string, input: PushSprintItemDto): Promise<SprintItemView> {
+    return this.sprint.run(projectId, async (tx) => toSprintItemView(await this.finishIn(tx, await requireItem(tx.m, projectId, ref), 'push', input)));
+  }
+
+  /** Applies one finishing action to an item that is still active. */
+  async finishIn(tx: SprintTx, item: SprintItem, action: FinishAction, input: CompleteSprintItemDto & Partial<PushSprintItemDto>): Promise<SprintItem> {
+    if (TERMINAL_STATUSES.includes(item.status)) throw SprintError.itemTerminal(item.slug, item.status, action);
+    if (input.session_id && item.status === 'in_progress' && item.claimed_by_session_id && item.claimed_by_session_id !== input.session_id) {
+      const holder = await tx.m.findOneBy(Session, { id: item.claimed_by_session_id });
+      if (holder?.status === 'active') throw SprintError.claimMismatch(item.slug, holder.id, action);
+    }
+    const next: SprintItem = { ...item, updated_at: tx.now };
+    let change: SprintChangeKind;
+    if (action === 'complete') {
+      const notes = input.notes?.trim() ? input.notes : undefined;
+      if (item.required_notes && !notes && !input.task_id && !item.task_id) throw SprintError.evidenceRequired(item.slug);
+      if (notes) next.notes = appendNote(item.notes, notes);
+      if (input.task_id) next.task_id = input.task_id;
+      next.status = input.provisional ? 'provisional_complete' : 'done';
+      change = 'completed';
+    } else {
+      const reason = input.reason?.trim() ? input.reason : undefined;
+      if (action === 'fail') {
+        next.status = 'failed';
+        change = 'failed';
+        if (reason) next.notes = appendNote(item.notes, `Failed: ${reason}`);
+      } else if (action === 'skip') {
+        next.status = 'skipped';
+        change = 'skipped';
+        if (reason) next.notes = appendNote(item.notes, `Skipped: ${reason}`);
+      } else {
+        next.status = 'pushed';
+        next.pushed_to = input.to_version as string;
+        change = 'pushed';
+        if (reason) next.notes = appendNote(item.notes, `Pushed to ${next.pushed_to}: ${reason}`);
+      }
+    }
+    if (TERMINAL_STATUSES.includes(next.status)) next.completed_at = tx.now;
+    await this.write(tx, item, next);
+    tx.changed(change, next);
+    if (TERMINAL_STATUSES.includes(next.status)) await this.afterFinished(tx, next);
+    return next;
+  }
+
+  /**
+   * The session `sessionId` ended with items in progress: each is re-queued
+   * as pending with stall_count + 1, or, at the STALL_LIMIT-th stall, failed
+   * with a note saying why.
+   */
+  async requeueHeldBy(tx: SprintTx, sessionId: string): Promise<void> {
+    const held = await tx.m.findBy(SprintItem, { claimed_by_session_id: sessionId, status: 'in_progress' });
+    for (const item of held) {
+      const stalls = item.stall_count + 1;
+      const next: SprintItem = { ...item, stall_count: stalls, claimed_at: null, claimed_by_session_id: null, claimant: null, updated_at: tx.now };
+      if (stalls >= STALL_LIMIT) {
+        next.status = 'failed';
+        next.completed_at = tx.now;
+        next.notes = appendNote(item.notes, `Failed: the sessions working on it ended ${stalls} times without completing it.`);
+        await this.write(tx, item, next);
+        tx.changed('failed', next);
+        await this.afterFinished(tx, next);
+      } else {
+        next.status = 'pending';
+        await this.write(tx, item, next);
+        tx.changed('requeued', next);
+      }
+    }
+  }
+
+  /** Conditional on the status read: a concurrent change makes this a STATUS_RACE, never a lost update. */
+  private async write(tx: SprintTx, before: SprintItem, next: SprintItem): Promise<void> {
+    const { id, project_id, ...changes } = next;
+    const result = await tx.m.update(SprintItem, { id, project_id, status: before.status }, changes);
+    if (!result.affected) throw SprintError.statusRace(before.slug);
+  }
+
+  private async afterFinished(tx: SprintTx, item: SprintItem): Promise<void> {
+    if (item.status === 'failed') await this.stopDependents(tx, item);
+    if (item.parent_id) await this.rollUp(tx, item.parent_id);
+    if (item.wave) await this.waves.recordIfComplete(tx, item.wave);
+  }
+
+  /** Active dependents with failure_mode stop fail too (and so on down their own chains). */
+  private async stopDependents(tx: SprintTx, failed: SprintItem): Promise<void> {
+    const dependents = await activeWhere(tx.m, { project_id: failed.project_id, depends_on: failed.id, failure_mode: 'stop' });
+    for (const child of dependents) {
+      const next: SprintItem = {
+        ...child,
+        status: 'failed',
+        completed_at: tx.now,
+        updated_at: tx.now,
+        notes: appendNote(child.notes, `Failed: it depends on ${failed.slug}, which failed, and its failure_mode is stop.`),
+      };
+      await this.write(tx, child, next);
+      tx.changed('failed', next);
+      await this.afterFinished(tx, next);
+    }
+  }
+
+  /**
+   * When no subtask of `parentId` is active any more: all done or skipped
+   * makes the parent done; any failed one makes it indeterminate (a person
+   * decides). Pushed subtasks leave the parent as it is.
+   */
+  private async rollUp(tx: SprintTx, parentId: string): Promise<void> {
+    const parent = await tx.m.findOneBy(SprintItem, { id: parentId });
+    if (!parent || TERMINAL_STATUSES.includes(parent.status)) return;
+    const children = await tx.m.find(SprintItem, { select: { id: true, status: true }, where: { parent_id: parentId } });
+    if (children.length === 0 || children.some((c) => ACTIVE_STATUSES.includes(c.status))) return;
+    let status: SprintItemStatus;
+    let note: string;
+    if (children.some((c) => c.status === 'failed')) {
+      if (parent.status === 'indeterminate') return;
+      status = 'indeterminate';
+      note = 'Indeterminate: a subtask failed.';
+    } else if (children.every((c) => c.status === 'done' || c.status === 'skipped')) {
+      status = 'done';
+      note = `Done: all ${children.length} subtasks finished.`;
+    } else {
+      return;
+    }
+    const next: SprintItem = { ...parent, status, notes: appendNote(parent.notes, note), updated_at: tx.now };
+    if (status === 'done') next.completed_at = tx.now;
+    await this.write(tx, parent, next);
+    tx.changed('rolled_up', next);
+    if (status === 'done') await this.afterFinished(tx, next);
+  }
+}
+
+function activeWhere(m: EntityManager, where: Partial<Record<keyof SprintItem, unknown>>): Promise<SprintItem[]> {
+  return m.find(SprintItem, { where: { ...where, status: In([...ACTIVE_STATUSES]) } as object });
+}
