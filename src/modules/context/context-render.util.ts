@@ -123,6 +123,7 @@ export function renderBlocks(input: RenderBlock[], options: RenderOptions): Rend
 export function cleanLine(raw: string, style: 'list' | 'text', max: number): string {
   const flat = style === 'list' ? raw.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\t/g, ' ') : raw.replace(/\r/g, '').replace(/\t/g, '  ');
   const text = flat.replace(CONTROL, '').trimEnd();
-  const chars = Array.from(style === 'list' ? text.trimStart() : text);
+  // A provider may write its own bullet ("- x"): the list adds one, so it is dropped rather than doubled.
+  const chars = Array.from(style === 'list' ? text.trimStart().replace(/^[-*•]\s+/, '') : text);
   return chars.length <= max ? chars.join('') : `${chars.slice(0, Math.max(1, max - 1)).join('')}…`;
 }

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import { ContextSections } from '../src/common/extensions/context-sections';
+import { TenantsService } from '../src/modules/tenants/tenants.service';
+import { backends, RunningBackend } from './support/backends';
+import { Http } from './support/http';
+import { callTool, connectMcp } from './support/mcp-client';
+
+const WRONG_TYPES: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
+const BAD_IDS = ['x', 'not-a-uuid', `${randomUUID()}0`, randomUUID().replace(/-/g, ''), "' OR 1=1 --", '%00', 'ü😀'];
+const DEFAULT_CAP = 8192;
+
+/** Lines of the test's own sections, per project: set by each test, read by the providers registered below. */
+const head = new Map<string, string[]>();
+const middle = new Map<string, string[]>();
+const tail = new Map<string, string[]>();
+
+function registerTestSections(sections: ContextSections) {
+  const provider = (key: string, title: string, order: number, store: Map<string, string[]>) =>
+    sections.register(key, async (_m, projectId) => {
+      const lines = store.get(projectId);
+      return lines ? { key, title, order, lines } : null;
+    });
+  provider('test_head', 'Test head', 1, head);
+  provider('test_middle', 'Test middle', 45, middle);
+  provider('test_tail', 'Test tail', 99, tail);
+}
+
+describe.each(backends().map((b) => [b.name, b] as const))('context block on %s', (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+    registerTestSections(run.testApp.app.get(ContextSections));
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  const newProject = async (name = `Context ${randomUUID().slice(0, 8)}`) => (await run.http.post('/projects', { name })).body.id as string;
+  const block = async (projectId: string, query = '') => {
+    const res = await run.http.get(`/projects/${projectId}/context-block${query}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    return res.text;
+  };
+
+  test('a project with nothing recorded gets its title and a sentence saying so', async () => {
+    const id = await newProject('Empty Context');
+    expect(await block(id)).toBe(
+      '# Baton context: Empty Context\n\nNothing is recorded for this project yet: no goal, sprint items, tasks, decisions or active sessions.\n',
+    );
+  });
+
+  test('sections come in their order, active sessions after the others, with the files each session holds', async () => {
+    const id = await newProject();
+    head.set(id, ['head line']);
+    middle.set(id, ['middle line']);
+    tail.set(id, ['tail line']);
+    const s = (await run.http.post(`/projects/${id}/start-session`, { name: 'worker-one' })).body;
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      await callTool(client, 'claim_file', { file_path: 'src/a.ts', session_id: s.session_id });
+    } finally {
+      await client.close();
+    }
+    const text = await block(id);
+    const order = ['## Test head', '## Test middle', '## Active sessions', '## Test tail'].map((t) => text.indexOf(t));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(text).toContain(`- worker-one (interactive, ada, session ${s.session_id}), last seen `);
+    expect(text).toContain('; holds src/a.ts');
+  });
+
+  test('identical state gives identical bytes, over REST and MCP; the MCP text is wrapped in a tag naming the project and mode', async () => {
+    const id = await newProject('Quote "this" <here>');
+    head.set(id, ['alpha', 'beta']);
+    await run.http.post(`/projects/${id}/start-session`, { name: 'steady' });
+    const first = await block(id);
+    const second = await block(id);
+    expect(second).toBe(first);
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const result = (await client.callTool({ name: 'get_context_block', arguments: { project_id: id } })) as { content: { text: string }[]; isError?: boolean };
+      expect(result.isError).toBeFalsy();
+      expect(result.content[0].text).toBe(`<baton-context project="Quote &quot;this&quot; &lt;here&gt;" mode="full">\n${first}</baton-context>\n`);
+      const brief = (await client.callTool({ name: 'get_context_block', arguments: { project_id: id, mode: 'brief' } })) as { content: { text: string }[] };
+      expect(brief.content[0].text.startsWith('<baton-context project="Quote &quot;this&quot; &lt;here&gt;" mode="brief">\n')).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('with 10,000 lines in one section the block stays under its cap and every section keeps its newest lines', async () => {
+    const id = await newProject();
+    head.set(id, ['decision one', 'decision two', 'decision three']);
+    middle.set(id, Array.from({ length: 10_000 }, (_, i) => `[done] task ${10_000 - i}: ${'work '.repeat(12)}`));
+    tail.set(id, ['last word']);
+    const text = await block(id);
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(DEFAULT_CAP);
+    expect(text).toContain('- decision three\n');
+    expect(text).toContain('- last word\n');
+    expect(text).toContain('- [done] task 10000: ');
+    expect(text).not.toContain('- [done] task 1: ');
+    expect(text).toMatch(/- … \d+ more not shown\n/);
+    expect(await block(id)).toBe(text);
+
+    const onboarding = await run.http.get(`/projects/${id}/context`);
+    const middleSection = onboarding.body.sections.find((s: { key: string }) => s.key === 'test_middle');
+    expect(middleSection.total).toBe(10_000);
+    expect(middleSection.omitted).toBe(10_000 - middleSection.lines.length);
+    expect(onboarding.body).toMatchObject({ truncated: true, cap_bytes: DEFAULT_CAP, context_block: text });
+    expect(onboarding.body.bytes).toBe(Buffer.byteLength(text, 'utf8'));
+  });
+
+  test('brief mode: at most three lines per section, under 2 KiB', async () => {
+    const id = await newProject();
+    head.set(id, ['1', '2', '3', '4', '5']);
+    const text = await block(id, '?mode=brief');
+    expect(text).toContain('- 3\n- … 2 more not shown\n');
+    expect(text).not.toContain('- 4\n');
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(2048);
+  });
+
+  test('one very long line is cut, and line breaks and control characters never reach the block', async () => {
+    const id = await newProject();
+    head.set(id, [`${'y'.repeat(1000)}`, 'two\nlines\u0007 and a bell']);
+    const text = await block(id);
+    expect(text).toContain(`- ${'y'.repeat(299)}…\n`);
+    expect(text).toContain('- two lines and a bell\n');
+  });
+
+  test('GET /context is the onboarding payload: project, sections, sessions, locks, the block and what to do first', async () => {
+    const id = await newProject('Onboarding');
+    tail.set(id, ['see the README']);
+    const s = (await run.http.post(`/projects/${id}/start-session`, { name: 'guide' })).body;
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      await callTool(client, 'claim_file', { file_path: 'docs/x.md', session_id: s.session_id });
+      const res = await run.http.get(`/projects/${id}/context`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        project: { id, name: 'Onboarding' },
+        mode: 'full',
+        truncated: false,
+        active_sessions: [expect.objectContaining({ id: s.session_id, name: 'guide' })],
+        file_locks: [expect.objectContaining({ file_path: 'docs/x.md', session_id: s.session_id })],
+      });
+      expect(res.body.sections.map((x: { key: string }) => x.key)).toEqual(['sessions', 'test_tail']);
+      expect(res.body.context_block).toBe(await block(id));
+      expect(res.body.next_steps.join(' ')).toContain('start_session');
+      const tool = await callTool(client, 'get_project_context', { project_id: id });
+      expect(tool.value.context_block).toBe(res.body.context_block);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('bad input to the context routes and tools: 4xx with detail, never 5xx', async () => {
+    const id = await newProject();
+    const failures: string[] = [];
+    const check = (res: { status: number; body: any; text: string }, label: string) => {
+      if (!(res.status >= 400 && res.status < 500 && typeof res.body?.detail === 'string')) failures.push(`${label} -> ${res.status} ${res.text.slice(0, 120)}`);
+    };
+    for (const path of ['context', 'context-block']) {
+      for (const q of ['mode=bogus', 'mode=', 'mode[]=full', 'mode=FULL', 'colour=red', 'mode=full&x=1']) check(await run.http.get(`/projects/${id}/${path}?${q}`), `${path}?${q}`);
+      for (const bad of BAD_IDS) check(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
+      check(await run.http.get(`/projects/${randomUUID()}/${path}`), `${path} unknown project`);
+      check(await run.http.post(`/projects/${id}/${path}`, {}), `POST ${path}`);
+    }
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      for (const tool of ['get_context_block', 'get_project_context']) {
+        const calls: Record<string, unknown>[] = [
+          {},
+          { project_id: randomUUID() },
+          ...WRONG_TYPES.map((v) => ({ project_id: v })),
+          ...BAD_IDS.map((v) => ({ project_id: v })),
+          ...WRONG_TYPES.map((v) => ({ project_id: id, mode: v })),
+          { project_id: id, mode: 'verbose' },
+          { project_id: id, colour: 'red' },
+        ];
+        for (const args of calls) {
+          const result = await callTool(client, tool, args);
+          if (!result.isError || typeof result.structured?.detail !== 'string') failures.push(`${tool} ${JSON.stringify(args)} -> ${result.text.slice(0, 100)}`);
+        }
+      }
+    } finally {
+      await client.close();
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('context block across tenants on %s', (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start();
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test("another tenant's project id answers 404 on the context routes and tools; its sessions never show", async () => {
+    const other = await run.testApp.app.get(TenantsService).provision('neighbour');
+    const intruder = new Http(run.testApp.url, other.token);
+    const id = (await run.http.post('/projects', { name: 'Mine' })).body.id;
+    await run.http.post(`/projects/${id}/start-session`, { name: 'owner-session' });
+    expect((await intruder.get(`/projects/${id}/context`)).status).toBe(404);
+    expect((await intruder.get(`/projects/${id}/context-block`)).status).toBe(404);
+    const client = await connectMcp(run.testApp.url, other.token);
+    try {
+      expect((await callTool(client, 'get_context_block', { project_id: id })).structured?.code).toBe('PROJECT_NOT_FOUND');
+      expect((await callTool(client, 'get_project_context', { project_id: id })).structured?.code).toBe('PROJECT_NOT_FOUND');
+    } finally {
+      await client.close();
+    }
+    // The neighbour's own project of the same name shows none of the owner's sessions.
+    const theirs = (await intruder.post('/projects', { name: 'Mine' })).body.id;
+    expect((await intruder.get(`/projects/${theirs}/context-block`)).text).not.toContain('owner-session');
+  });
+});
