@@ -17,6 +17,7 @@ import { HitlModule } from './modules/hitl/hitl.module';
 import { MessagesModule } from './modules/messages/messages.module';
 import { NotificationsModule } from './modules/notifications/notifications.module';
 import { ProjectSettingsModule } from './modules/project-settings/project-settings.module';
+import { ProfileLayersModule } from './modules/profile-layers/profile-layers.module';
 import { ProjectsModule } from './modules/projects/projects.module';
 import { PushModule } from './modules/push/push.module';
 import { RealtimeModule } from './modules/realtime/realtime.module';
@@ -50,6 +51,7 @@ export class AppModule {
         HealthModule,
         ProjectsModule,
         ProjectSettingsModule,
+        ProfileLayersModule,
         SessionsModule,
         WorkspaceModule,
         NotificationsModule,

@@ -12,6 +12,7 @@ import { SessionNotes1732255000000 } from './1732255000000-session-notes';
 import { Handoffs1732256000000 } from './1732256000000-handoffs';
 import { Hooks1732257000000 } from './1732257000000-hooks';
 import { SprintItems1732260000000 } from './1732260000000-sprint-items';
+import { ProfileLayers1732280000000 } from './1732280000000-profile-layers';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -28,4 +29,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   Handoffs1732256000000,
   Hooks1732257000000,
   SprintItems1732260000000,
+  ProfileLayers1732280000000,
 ];

@@ -16,6 +16,9 @@ import { SprintItem } from '../modules/sprint/sprint-item.entity';
 import { SprintItemResource } from '../modules/sprint/sprint-item-resource.entity';
 import { SprintTrack } from '../modules/sprint/sprint-track.entity';
 import { SprintWaveSummary } from '../modules/sprint/sprint-wave-summary.entity';
+import { ProfileLayer } from '../modules/profile-layers/profile-layer.entity';
+import { ProfileLayerRevision } from '../modules/profile-layers/profile-layer-revision.entity';
+import { ProfileSessionBaseline } from '../modules/profile-layers/profile-session-baseline.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline];

@@ -1,38 +1,51 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { EXECUTION_MODES, ExecutionMode } from '../project-settings.constants';
 import { ExecutorConfigDto } from './executor-config.dto';
 
-/** PATCH .../settings: only the fields given change; executor_config is replaced as a whole object. */
+/**
+ * PATCH .../settings: only the fields given change; null stops setting a field
+ * at the project (the workspace's or hosted default's value shows through);
+ * executor_config is replaced as a whole object.
+ */
 export class UpdateProjectSettingsDto {
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(500)
-  max_pinned_decisions?: number;
+  max_pinned_decisions?: number | null;
 
   @IsOptional()
   @IsBoolean()
-  hitl_auto_answer?: boolean;
+  hitl_auto_answer?: boolean | null;
 
   @IsOptional()
   @IsBoolean()
-  auto_worktrees?: boolean;
+  auto_worktrees?: boolean | null;
 
   @IsOptional()
   @IsBoolean()
-  require_merge_approval?: boolean;
+  require_merge_approval?: boolean | null;
 
   @IsOptional()
   @IsBoolean()
-  code_intel_enabled?: boolean;
+  code_intel_enabled?: boolean | null;
 
   @IsOptional()
   @IsIn(EXECUTION_MODES)
-  execution_mode?: ExecutionMode;
+  execution_mode?: ExecutionMode | null;
 
   @IsOptional()
   @ValidateNested()
   @Type(() => ExecutorConfigDto)
-  executor_config?: ExecutorConfigDto;
+  executor_config?: ExecutorConfigDto | null;
+
+  /** Why a narrow-only dial (hitl_auto_answer, require_merge_approval, executor_config.test_min) is set looser than the workspace or hosted default allows; recorded. */
+  @IsOptional()
+  @IsString()
+  @MinLength(3)
+  @MaxLength(500)
+  // eslint-disable-next-line no-control-regex
+  @Matches(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/, { message: 'override_reason must not contain control characters' })
+  override_reason?: string;
 }

@@ -1,0 +1,19 @@
+import { IsOptional, IsUUID } from 'class-validator';
+import { ProfileScope } from '../profile-scope.constants';
+import { ScopeIdRules, ScopeTypeRules } from './scope-id.rules';
+
+/** GET /profile-layers and list_profile_layers: every filter is optional. */
+export class ListProfileLayersQueryDto {
+  @IsOptional()
+  @ScopeTypeRules('scope_type')
+  scope_type?: ProfileScope;
+
+  @IsOptional()
+  @ScopeIdRules('scope_id')
+  scope_id?: string;
+
+  /** The layers of one project: its project layer and the layers of its sessions. */
+  @IsOptional()
+  @IsUUID('all', { message: 'project_id must be a UUID' })
+  project_id?: string;
+}

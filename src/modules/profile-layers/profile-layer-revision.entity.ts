@@ -1,0 +1,36 @@
+import { Column, Entity } from 'typeorm';
+import { PrimaryIdColumn, TimestampColumn } from '../../database/columns';
+import { LayerStatus } from './profile-scope.constants';
+
+export type RevisionAction = 'save' | 'activate' | 'deprecate' | 'retire' | 'reset';
+
+/** One change of a hosted_default layer: the audit trail behind get_profile_layer_revisions. */
+@Entity('profile_layer_revisions')
+export class ProfileLayerRevision {
+  @PrimaryIdColumn()
+  id!: string;
+
+  @Column('text')
+  scope_id!: string;
+
+  @Column('integer')
+  revision!: number;
+
+  @Column('text')
+  action!: RevisionAction;
+
+  @Column('text')
+  status!: LayerStatus;
+
+  @Column('text')
+  fields!: string;
+
+  @Column('text')
+  reset_fields!: string;
+
+  @Column('text')
+  provenance!: string;
+
+  @TimestampColumn()
+  created_at!: Date;
+}
