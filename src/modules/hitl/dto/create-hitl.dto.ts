@@ -3,14 +3,14 @@ import { HITL_URGENCIES, HitlUrgency } from '../hitl-request.entity';
 
 /** POST /projects/{id}/hitl. */
 export class CreateHitlDto {
-  @IsString()
   @IsNotEmpty({ message: 'question must not be empty' })
   @MaxLength(10_000)
+  @IsString()
   question!: string;
 
   @IsOptional()
-  @IsString()
   @MaxLength(50_000)
+  @IsString()
   context?: string | null;
 
   /** normal (default), high or blocking. */
@@ -24,9 +24,9 @@ export class CreateHitlDto {
 
   /** Who should answer; default the human of the asking session. */
   @IsOptional()
-  @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsString()
   assigned_to?: string;
 
   /** Ask a person even when the project auto-answers. */

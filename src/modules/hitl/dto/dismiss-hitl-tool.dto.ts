@@ -3,8 +3,8 @@ import { HitlIdDto } from './hitl-id.dto';
 
 export class DismissHitlToolDto extends HitlIdDto {
   @IsOptional()
-  @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsString()
   answered_by?: string;
 }

@@ -8,15 +8,15 @@ export class UpdateHitlDto {
 
   /** Required to answer. */
   @IsOptional()
-  @IsString()
   @IsNotEmpty({ message: 'answer must not be empty' })
   @MaxLength(50_000)
+  @IsString()
   answer?: string;
 
   /** Who answered; default SERVICE_HUMAN_ID (self-hosted) or "human". */
   @IsOptional()
-  @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsString()
   answered_by?: string;
 }

@@ -14,21 +14,21 @@ export class SendMessageDto {
   @IsBoolean()
   broadcast?: boolean;
 
-  @IsString()
   @IsNotEmpty({ message: 'body must not be empty' })
   @MaxLength(65_536)
+  @IsString()
   body!: string;
 
   /** Who sends (a session id, an agent or a person's name): shown to the receiver. */
   @IsOptional()
-  @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsString()
   from?: string;
 
   /** A retried send with the same key stores one message and answers the stored one. */
   @IsOptional()
-  @IsString()
   @Matches(/^[\x21-\x7e]{1,200}$/, { message: 'idempotency_key must be 1 to 200 printable ASCII characters without spaces' })
+  @IsString()
   idempotency_key?: string;
 }

@@ -4,8 +4,8 @@ import { IsEmail, IsOptional, IsString, MaxLength } from 'class-validator';
 export class UpdateNotifySettingsDto {
   /** http(s) URL that receives a JSON POST per notification. */
   @IsOptional()
-  @IsString()
   @MaxLength(2048)
+  @IsString()
   notify_url?: string | null;
 
   @IsOptional()
