@@ -1,0 +1,57 @@
+import { longPoll, WakeRegistry } from './wake-registry';
+
+describe('wake registry and long poll', () => {
+  test('a wake-up that lands while the reader is reading is not lost', async () => {
+    const registry = new WakeRegistry();
+    let reads = 0;
+    const started = Date.now();
+    const value = await longPoll({
+      registry,
+      keys: [WakeRegistry.key('t', 'x')],
+      waitMs: 10_000,
+      interval: () => 10_000,
+      read: async () => {
+        reads += 1;
+        // The wake arrives during the first read, before the waiter sleeps.
+        if (reads === 1) registry.wake(WakeRegistry.key('t', 'x'));
+        return reads;
+      },
+      done: (n) => n >= 2,
+    });
+    expect(value).toBe(2);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(registry.size).toBe(0);
+  });
+
+  test('without a wake-up the reader reads every interval until the deadline; other tenants and topics do not wake it', async () => {
+    const registry = new WakeRegistry();
+    let reads = 0;
+    const poll = longPoll({
+      registry,
+      keys: [WakeRegistry.key('t', 'x')],
+      waitMs: 1000,
+      interval: () => 300,
+      read: async () => ++reads,
+      done: () => false,
+    });
+    registry.wake(WakeRegistry.key('other', 'x'));
+    registry.wake(WakeRegistry.key('t', 'y'));
+    await poll;
+    expect(reads).toBeGreaterThanOrEqual(4);
+    expect(reads).toBeLessThanOrEqual(6);
+  });
+
+  test('wakeTenant and wakeAll wake the right waiters', async () => {
+    const registry = new WakeRegistry();
+    const a = registry.register([WakeRegistry.key('t1', 'x')]);
+    const b = registry.register([WakeRegistry.key('t2', 'x')]);
+    registry.wakeTenant('t1');
+    expect(await a.wait(5000)).toBe(true);
+    expect(await b.wait(50)).toBe(false);
+    registry.wakeAll();
+    expect(await b.wait(5000)).toBe(true);
+    a.cancel();
+    b.cancel();
+    expect(registry.size).toBe(0);
+  });
+});
