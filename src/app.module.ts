@@ -25,6 +25,7 @@ import { SessionsModule } from './modules/sessions/sessions.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import { WorkspaceModule } from './modules/workspace/workspace.module';
 import { SprintModule } from './modules/sprint/sprint.module';
+import { AiLogModule } from './modules/ai-log/ai-log.module';
 
 /** Wires the modules. Feature modules go in the last group. */
 @Module({})
@@ -62,6 +63,7 @@ export class AppModule {
         HandoffModule,
         HooksModule,
         SprintModule,
+        AiLogModule,
       ],
     };
   }

@@ -13,6 +13,7 @@ import { Handoffs1732256000000 } from './1732256000000-handoffs';
 import { Hooks1732257000000 } from './1732257000000-hooks';
 import { SprintItems1732260000000 } from './1732260000000-sprint-items';
 import { ProfileLayers1732280000000 } from './1732280000000-profile-layers';
+import { AiLog1732290000000 } from './1732290000000-ai-log';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -30,4 +31,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   Hooks1732257000000,
   SprintItems1732260000000,
   ProfileLayers1732280000000,
+  AiLog1732290000000,
 ];

@@ -1,3 +1,6 @@
+import { AiLogEvent } from '../modules/ai-log/ai-log-event.entity';
+import { AiLogExportConfig } from '../modules/ai-log/ai-log-export-config.entity';
+import { AiLogExportState } from '../modules/ai-log/ai-log-export-state.entity';
 import { SessionNote } from '../modules/context/session-note.entity';
 import { Handoff } from '../modules/handoff/handoff.entity';
 import { HandoffCorrection } from '../modules/handoff/handoff-correction.entity';
@@ -21,4 +24,4 @@ import { ProfileLayerRevision } from '../modules/profile-layers/profile-layer-re
 import { ProfileSessionBaseline } from '../modules/profile-layers/profile-session-baseline.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline, AiLogEvent, AiLogExportConfig, AiLogExportState];

@@ -1,9 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorResponse } from '../common/errors/error-response';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { ToolCallObservers } from './tool-call-observers';
 import { ToolRegistry } from './tool-registry.service';
 import { ToolText } from './tool-text';
 
@@ -18,6 +19,7 @@ export class McpServerFactory {
   constructor(
     private readonly registry: ToolRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Optional() private readonly observers?: ToolCallObservers,
   ) {}
 
   create(): Server {
@@ -39,13 +41,18 @@ export class McpServerFactory {
   async call(name: string, args: unknown): Promise<CallToolResult> {
     const tool = this.registry.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    const startedAt = new Date();
+    const started = performance.now();
     try {
       const result = await tool.invoke(args ?? {});
+      await this.observers?.notify({ tool: name, args, startedAt, durationMs: performance.now() - started, outcome: 'ok' });
       const text = result instanceof ToolText ? result.text : JSON.stringify(result ?? { ok: true });
       return { content: [{ type: 'text', text }] };
     } catch (error) {
       const { body, unexpected } = toErrorResponse(error);
       if (unexpected) this.logger.error({ msg: 'unexpected tool error', tool: name, error_id: body.error_id, stack: unexpected.stack });
+      const errorCode = body.code ?? (unexpected ? 'INTERNAL' : undefined);
+      await this.observers?.notify({ tool: name, args, startedAt, durationMs: performance.now() - started, outcome: 'error', errorCode, errorDetail: body.detail });
       return {
         isError: true,
         content: [{ type: 'text', text: body.detail }],

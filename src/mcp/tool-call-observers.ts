@@ -1,0 +1,55 @@
+import { Injectable, Logger } from '@nestjs/common';
+
+/** What happened in one MCP tool call, as the server factory saw it. */
+export interface ToolCall {
+  tool: string;
+  /** The arguments exactly as the client sent them (unvalidated, unredacted). */
+  args: unknown;
+  startedAt: Date;
+  durationMs: number;
+  outcome: 'ok' | 'error';
+  /** The error's `code` (for example FILE_LOCKED, INVALID_INPUT, or INTERNAL for an unexpected error). */
+  errorCode?: string;
+  errorDetail?: string;
+}
+
+/**
+ * Sees every tool call after it finished. Usually returns nothing (work is
+ * queued); may return a promise the call waits for, which an observer does
+ * only while the application shuts down so that no record is lost.
+ */
+export type ToolCallObserver = (call: ToolCall) => void | Promise<void>;
+
+/**
+ * Modules that record tool calls (the AI-log) register here; the MCP server
+ * factory notifies every observer. An observer's failure is logged and never
+ * reaches the call it observes.
+ */
+@Injectable()
+export class ToolCallObservers {
+  private readonly logger = new Logger('mcp');
+  private readonly observers = new Map<string, ToolCallObserver>();
+
+  register(name: string, observer: ToolCallObserver): void {
+    if (this.observers.has(name)) throw new Error(`tool call observer ${name} registered twice`);
+    this.observers.set(name, observer);
+  }
+
+  /** Tells every observer; resolves at once unless one asked to be waited for. */
+  notify(call: ToolCall): Promise<void> | void {
+    let waits: Promise<void>[] | undefined;
+    for (const [name, observer] of this.observers) {
+      try {
+        const pending = observer(call);
+        if (pending) (waits ??= []).push(pending.catch((error: unknown) => this.failed(name, error)));
+      } catch (error) {
+        this.failed(name, error);
+      }
+    }
+    return waits ? Promise.all(waits).then(() => undefined) : undefined;
+  }
+
+  private failed(name: string, error: unknown) {
+    this.logger.error({ msg: 'tool call observer failed', observer: name, error: (error as Error)?.message });
+  }
+}

@@ -1,0 +1,94 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { redactSecrets } from '../../../libs/secrets';
+import { DomainEvents } from '../../common/events/domain-events';
+import { ToolCall, ToolCallObservers } from '../../mcp/tool-call-observers';
+import { AiLogRecorder } from './ai-log-recorder.service';
+import { argumentsJson } from './argument-redaction.util';
+
+const MAX_TEXT = 500;
+
+/**
+ * Turns what happens in Baton into AI-log events: every MCP tool call (seen by
+ * the MCP server factory), every session start (`session.started`, emitted by
+ * SessionsService.register, which start_session uses) and every handoff
+ * correction (`handoff.corrected`). Only references and a closure are queued
+ * here; arguments are redacted when the event is written.
+ */
+@Injectable()
+export class AiLogCaptureService implements OnModuleInit {
+  constructor(
+    private readonly recorder: AiLogRecorder,
+    private readonly observers: ToolCallObservers,
+    private readonly domainEvents: DomainEvents,
+  ) {}
+
+  onModuleInit() {
+    this.observers.register('ai-log', (call) => this.toolCall(call));
+    this.domainEvents.on('session.started', (payload) => this.sessionStarted(payload));
+    this.domainEvents.on('handoff.corrected', (payload) => this.handoffCorrected(payload));
+  }
+
+  toolCall(call: ToolCall): Promise<void> | void {
+    const args = (call.args && typeof call.args === 'object' ? call.args : {}) as Record<string, unknown>;
+    const durationMs = Math.round(call.durationMs * 1000) / 1000;
+    return this.recorder.record({
+      id: randomUUID(),
+      kind: 'tool_call',
+      occurredAt: call.startedAt,
+      projectRef: typeof args.project_id === 'string' ? args.project_id : null,
+      sessionRef: typeof args.session_id === 'string' ? args.session_id : null,
+      tool: call.tool,
+      outcome: call.outcome,
+      errorCode: call.errorCode ?? null,
+      durationMs,
+      materialize: () => {
+        const { json } = argumentsJson(call.args);
+        const detail = call.errorDetail ? `,"error_detail":${JSON.stringify(clip(redactSecrets(call.errorDetail)))}` : '';
+        const result = call.outcome === 'ok' ? 'ok' : `failed (${call.errorCode ?? 'error'})`;
+        return { summary: `${call.tool} ${result} in ${Math.round(durationMs)} ms`, data: `{"arguments":${json}${detail}}` };
+      },
+    });
+  }
+
+  sessionStarted(payload: Record<string, unknown>): Promise<void> | void {
+    const session = (payload.session ?? {}) as Record<string, unknown>;
+    const id = text(session.id);
+    if (!id) return;
+    const createdAt = new Date(text(session.created_at) ?? Date.now());
+    return this.recorder.record({
+      id: randomUUID(),
+      kind: 'session_start',
+      occurredAt: Number.isNaN(createdAt.getTime()) ? new Date() : createdAt,
+      projectRef: text(session.project_id),
+      sessionRef: id,
+      materialize: () => {
+        const data = { name: clip(redactSecrets(text(session.name) ?? '')), human_id: clip(redactSecrets(text(session.human_id) ?? '')), kind: text(session.kind) };
+        return { summary: `session ${data.name} started by ${data.human_id}`, data: JSON.stringify(data) };
+      },
+    });
+  }
+
+  handoffCorrected(payload: Record<string, unknown>): Promise<void> | void {
+    return this.recorder.record({
+      id: randomUUID(),
+      kind: 'handoff_correction',
+      occurredAt: new Date(),
+      projectRef: text(payload.project_id),
+      sessionRef: text(payload.session_id),
+      materialize: () => {
+        const summary = clip(redactSecrets(text(payload.summary) ?? ''));
+        const data = { correction_id: text(payload.correction_id), summary };
+        return { summary: summary ? `handoff correction: ${summary}` : 'handoff correction', data: JSON.stringify(data) };
+      },
+    });
+  }
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function clip(value: string): string {
+  return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+}

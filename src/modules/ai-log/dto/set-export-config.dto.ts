@@ -1,0 +1,32 @@
+import { IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+
+/**
+ * set_ai_log_export_config. Only the fields given change; null clears an
+ * override. There is deliberately no field for headers: credentials live only
+ * in the operator's SERVICE_AI_LOG_OTEL_HEADERS.
+ */
+export class SetExportConfigDto {
+  @IsUUID('all', { message: 'project_id must be a UUID' })
+  project_id!: string;
+
+  /** OTLP/HTTP logs URL; used when the operator configured none. Null clears it. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  endpoint?: string | null;
+
+  /** Resource service.name of this project's records. Null clears it. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  // eslint-disable-next-line no-control-regex
+  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'service_name must not contain control characters' })
+  service_name?: string | null;
+
+  /** false: never export this project's events. true: follow the operator's switch (cannot turn it on). */
+  @IsOptional()
+  @IsBoolean()
+  enabled?: boolean;
+}
