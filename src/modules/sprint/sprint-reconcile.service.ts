@@ -55,11 +55,14 @@ export class SprintReconcile {
   ) {}
 
   async reconcile(projectId: string, limit = 50): Promise<ReconcileReport> {
-    if (this.config.isHosted) throw SprintError.reconcileUnavailable();
-    const { repoPath, items } = await this.sprint.run(projectId, async (tx) => ({
-      repoPath: (await this.settings.read(tx.m, projectId)).executor_config.repo_path,
-      items: await tx.m.find(SprintItem, { where: { project_id: projectId, status: In([...ACTIVE_STATUSES]) }, order: { priority_rank: 'ASC', added_at: 'ASC' } }),
-    }));
+    const { repoPath, items } = await this.sprint.run(projectId, async (tx) => {
+      // The project is checked first: another tenant's id is not found, whatever the mode.
+      if (this.config.isHosted) throw SprintError.reconcileUnavailable();
+      return {
+        repoPath: (await this.settings.read(tx.m, projectId)).executor_config.repo_path,
+        items: await tx.m.find(SprintItem, { where: { project_id: projectId, status: In([...ACTIVE_STATUSES]) }, order: { priority_rank: 'ASC', added_at: 'ASC' } }),
+      };
+    });
     if (!repoPath) throw SprintError.noRepository();
     if (!isAbsolute(repoPath)) throw SprintError.repositoryUnavailable('executor_config.repo_path must be an absolute path');
     const commits = await readCommits(repoPath, limit);
