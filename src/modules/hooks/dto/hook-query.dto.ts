@@ -1,3 +1,4 @@
+import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 
 /** How a hook call names its project (and, for Stop, optionally the Baton session): query parameters of the hook URL. */
@@ -6,7 +7,8 @@ export class HookQueryDto {
   @IsUUID('all', { message: 'project_id must be a UUID' })
   project_id?: string;
 
-  /** The project's name, compared without regard to case (exact, not a substring). */
+  /** The project's name, compared without regard to case (exact, not a substring). Empty: not given (a template's unset variable). */
+  @Transform(({ value }) => (value === '' ? undefined : value))
   @IsOptional()
   @IsString()
   @IsNotEmpty()
