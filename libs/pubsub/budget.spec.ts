@@ -46,7 +46,7 @@ describeWithRedis('push budget tiers (shared Redis, unique prefix)', () => {
     await redis.set(budgetCountKey(prefix, 't3', monthOf(now)), '6');
     const c = budget();
     expect(c.isPaused('t3')).toBe(false);
-    await c.refresh('t3');
+    expect(await c.refresh('t3')).toEqual(['warning', 'disable']);
     expect(c.isPaused('t3')).toBe(true);
     expect(c.status('t3').tier).toBe('disabled');
   });

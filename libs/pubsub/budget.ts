@@ -103,19 +103,22 @@ export class PushBudget {
     return fired;
   }
 
-  /** Reads the tenant's count from Redis (another instance may have paused it). */
-  async refresh(tenantId: string): Promise<void> {
+  /**
+   * Reads the tenant's count from Redis: another instance may have paused it,
+   * or (tier 3) kept publishing past the pause. Returns the tiers this call
+   * claimed, like `observe`.
+   */
+  async refresh(tenantId: string): Promise<BudgetTier[]> {
     const redis = this.redis();
-    if (!redis) return;
+    if (!redis) return [];
     const budget = this.of(tenantId);
+    let count: number;
     try {
-      const raw = await redis.get(budgetCountKey(this.prefix, tenantId, budget.month));
-      const count = Number(raw ?? 0);
-      budget.count = Math.max(budget.count, count);
-      if (count >= this.thresholds.disable) budget.paused = true;
+      count = Number((await redis.get(budgetCountKey(this.prefix, tenantId, budget.month))) ?? 0);
     } catch {
-      // unreachable: what this instance knew stays
+      return []; // unreachable: what this instance knew stays
     }
+    return count > 0 ? this.observe(tenantId, count) : [];
   }
 
   status(tenantId: string): BudgetStatus {

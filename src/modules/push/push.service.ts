@@ -5,7 +5,7 @@ import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { BudgetAlerts } from './budget-alerts.service';
-import { TenantPlans } from './tenant-plans.service';
+import { Plan, TenantPlans } from './tenant-plans.service';
 
 export interface PushNotice {
   /** Topics whose waiters should read again (`msg:<project>:...`, `hitl:<id>`). */
@@ -107,19 +107,25 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  private async knowPlan(tenantId: string) {
+  /** The tenant's plan (read at most every SERVICE_PLAN_CACHE_SECONDS); unknown counts as free: polling. */
+  private async knowPlan(tenantId: string): Promise<Plan> {
     try {
-      const { fresh } = await this.plans.planOf(tenantId);
-      if (fresh) await this.budget.refresh(tenantId);
+      const { plan, fresh } = await this.plans.planOf(tenantId);
+      if (fresh && plan === 'paid' && this.config.isHosted) {
+        const fired = await this.budget.refresh(tenantId);
+        if (fired.length > 0) await this.alerts.fire(tenantId, fired, this.budget.status(tenantId));
+      }
+      return plan;
     } catch (error) {
       this.logger.warn({ msg: 'tenant plan unknown: polling', tenant_id: tenantId, error: (error as Error).message });
+      return 'free';
     }
   }
 
   private async publishRemote(tenantId: string, notice: PushNotice) {
     if (!this.adapter.configured) return this.counters.fallback(tenantId);
-    await this.knowPlan(tenantId);
-    if (this.plans.cached(tenantId) !== 'paid' || this.budget.isPaused(tenantId) || !this.adapter.live) return this.counters.fallback(tenantId);
+    const plan = await this.knowPlan(tenantId);
+    if (plan !== 'paid' || this.budget.isPaused(tenantId) || !this.adapter.live) return this.counters.fallback(tenantId);
     this.counters.attempt(tenantId);
     const outcome = await this.adapter.publish(
       { t: tenantId, w: notice.wake, e: notice.event },

@@ -31,8 +31,7 @@ export class TenantPlans {
   /** The plan as last read, without any query (undefined until read once). */
   cached(tenantId: string): Plan | undefined {
     if (!this.config.isHosted) return 'paid';
-    const entry = this.cache.get(tenantId);
-    return entry && entry.expiresAt > Date.now() ? entry.plan : undefined;
+    return this.cache.get(tenantId)?.plan;
   }
 
   /** The plan, read from the control plane when not remembered; `fresh` says a read happened. */
