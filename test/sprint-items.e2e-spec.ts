@@ -140,6 +140,11 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint items on %s',
     expect(again.status).toBe(201);
     // A title sharing under 60 % of the shorter title's words is not a duplicate.
     expect((await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Login page copy review', version: 'v1' })).status).toBe(201);
+    // Filler words (the, of, fix, add, ...) are not counted: these pairs are different work.
+    await api.item(projectId, { title: 'Launch the beta' });
+    expect((await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Email the beta testers', version: 'v1' })).status).toBe(201);
+    await api.item(projectId, { title: 'Fix signup crash' });
+    expect((await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Fix checkout crash', version: 'v1' })).status).toBe(201);
     const list = (await run.http.get(`/projects/${projectId}/sprint-items`)).body as { title: string }[];
     expect(list.filter((i) => i.title.toLowerCase().replace('-', ' ') === 'fix login redirect bug')).toHaveLength(3);
   });

@@ -1,4 +1,4 @@
-import { titleOverlap, wordsOf } from './sprint-text.util';
+import { comparableWords, titleOverlap } from './sprint-text.util';
 import { DUPLICATE_OVERLAP } from './sprint.constants';
 
 export interface DuplicateCandidate {
@@ -10,8 +10,8 @@ export interface DuplicateCandidate {
 
 /**
  * The titles of a project's pending, todo and in-progress items, indexed by
- * word, to find a near-duplicate of a new title: shared words over the words
- * of the shorter title, 60 % or more.
+ * word, to find a near-duplicate of a new title: shared words (filler left
+ * out) over the words of the shorter title, 60 % or more.
  */
 export class DuplicateIndex {
   private readonly items = new Map<string, { candidate: DuplicateCandidate; words: Set<string> }>();
@@ -22,7 +22,7 @@ export class DuplicateIndex {
   }
 
   add(candidate: DuplicateCandidate): void {
-    const words = new Set(wordsOf(candidate.title));
+    const words = comparableWords(candidate.title);
     this.items.set(candidate.id, { candidate, words });
     for (const w of words) {
       let ids = this.byWord.get(w);
@@ -40,7 +40,7 @@ export class DuplicateIndex {
 
   /** The closest near-duplicate of `title` (ignoring `exceptId`), or null. */
   find(title: string, exceptId?: string): { candidate: DuplicateCandidate; overlap: number } | null {
-    const words = new Set(wordsOf(title));
+    const words = comparableWords(title);
     const seen = new Set<string>();
     let best: { candidate: DuplicateCandidate; overlap: number } | null = null;
     for (const w of words) {

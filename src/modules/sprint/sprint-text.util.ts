@@ -22,6 +22,17 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * The words two titles are compared by: every word except filler ("the",
+ * "of", "fix", "add", ...), so "Launch the beta" and "Email the beta testers"
+ * are different work. A title made only of filler keeps all its words.
+ */
+export function comparableWords(text: string): Set<string> {
+  const words = wordsOf(text);
+  const meaningful = words.filter((w) => !STOPWORDS.has(w));
+  return new Set(meaningful.length > 0 ? meaningful : words);
+}
+
 /** Shared distinct words divided by the distinct words of the shorter text (0 when either has none). */
 export function titleOverlap(a: Set<string>, b: Set<string>): number {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
