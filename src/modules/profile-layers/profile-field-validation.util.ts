@@ -98,6 +98,11 @@ function checkValue(scope: ProfileScope, spec: ProfileFieldSpec, raw: unknown): 
   if (raw === null || raw === undefined) {
     throw ProfileError.invalidField(field, `${field} must not be null: leave it out to inherit it, or list it in reset_fields to put it back to Baton's default`);
   }
+  // A secret is refused as a secret even when the value is malformed in other ways too.
+  for (const text of stringsOf(raw as ProfileValue)) {
+    const secret = findSecret(text);
+    if (secret) throw ProfileError.secretValue(field, secret);
+  }
   const value = checkType(field, spec, raw);
   for (const text of stringsOf(value)) guardText(scope, spec.name, field, text);
   return value;
@@ -180,9 +185,12 @@ function checkToolPriorityMap(field: string, raw: unknown): Record<string, numbe
   return out;
 }
 
+/** The strings a value holds: itself, or an object's keys and string values. */
 function stringsOf(value: ProfileValue): string[] {
   if (typeof value === 'string') return [value];
-  if (value && typeof value === 'object') return Object.keys(value);
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    return [...Object.keys(value), ...Object.values(value as Record<string, unknown>).filter((v): v is string => typeof v === 'string')];
+  }
   return [];
 }
 

@@ -17,7 +17,7 @@ export function toLayerInput(row: ProfileLayer): LayerInput {
     scope_id: row.scope_id,
     values: flattenStored(JSON.parse(row.fields) as Record<string, unknown>),
     resets: JSON.parse(row.reset_fields) as string[],
-    override: Boolean(provenance.override_reason),
+    override_reason: provenance.override_reason ?? null,
   };
 }
 

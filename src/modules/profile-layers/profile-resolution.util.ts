@@ -9,14 +9,16 @@ export interface LayerInput {
   values: Map<string, ProfileValue>;
   /** Fields this layer puts back to Baton's default. */
   resets: string[];
-  /** Saved with an override_reason: its narrow-only dials may be looser than the layers below. */
-  override: boolean;
+  /** Given when saved: this layer's narrow-only dials may be looser than the layers below. */
+  override_reason: string | null;
 }
 
 export interface FieldResolution {
   value: ProfileValue;
   /** The scope whose layer gave the value, or `default` when no layer sets it. */
   source: ProfileScope | 'default';
+  /** Present when the value is looser than a less specific layer's: why that was allowed. */
+  override_reason?: string;
 }
 
 /** A narrow-only dial a layer tried to loosen without an override_reason: the tighter value stayed. */
@@ -55,11 +57,12 @@ export function resolveLayers(layers: LayerInput[], start: Map<string, FieldReso
     ];
     for (const [name, value] of changes) {
       const current = fields.get(name) as FieldResolution;
-      if (!layer.override && current.source !== 'default' && isLooser(name, value, current.value)) {
-        ignored.push({ field: name, scope_type: layer.scope_type, value, kept_from: current.source });
+      const looser = current.source !== 'default' && isLooser(name, value, current.value);
+      if (looser && !layer.override_reason) {
+        ignored.push({ field: name, scope_type: layer.scope_type, value, kept_from: current.source as ProfileScope });
         continue;
       }
-      fields.set(name, { value, source: layer.scope_type });
+      fields.set(name, looser ? { value, source: layer.scope_type, override_reason: layer.override_reason as string } : { value, source: layer.scope_type });
     }
   }
   return { fields, ignored };

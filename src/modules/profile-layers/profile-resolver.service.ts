@@ -165,14 +165,16 @@ export class ProfileResolver implements OnModuleInit {
     };
     const workspace = await findLayer(m, 'workspace', WORKSPACE_SINGLETON);
     const chosen = hostedOverride !== undefined ? hostedOverride : selectedHostedDefault(workspace);
-    const hostedRow = (await this.hostedDefaults.rows(m)).get(chosen ?? GLOBAL_DEFAULT_ID) ?? null;
+    const found = (await this.hostedDefaults.rows(m)).get(chosen ?? GLOBAL_DEFAULT_ID) ?? null;
+    // The operator's drafts are invisible to tenants: no effect, no status, no change of generation key.
+    const hostedRow = found && (found.status !== 'draft' || this.hostedDefaults.isOperator()) ? found : null;
     const hosted: HostedSelection = {
       scope_id: chosen ?? GLOBAL_DEFAULT_ID,
       selected_by: chosen ? 'workspace' : 'default',
       status: hostedRow?.status ?? null,
       applied: hostedRow !== null && LIVE_STATUSES.includes(hostedRow.status as LayerStatus),
     };
-    if (include('hosted_default') && hostedRow) {
+    if (include('hosted_default') && hostedRow && (hosted.applied || chosen)) {
       refs.push(refOf(hostedRow));
       if (hosted.applied) layers.push(toLayerInput(hostedRow));
     }
