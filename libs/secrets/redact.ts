@@ -12,15 +12,15 @@ const PATTERNS: RegExp[] = [
   /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
 ];
 
-/** user:password@ inside any URL-looking text. */
-const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+)(:[^/\s@]*)?@/gi;
+/** Everything before the last @ of a URL's authority (user, password, or `:password` alone). */
+const URL_CREDENTIALS = /([a-z][a-z0-9+.-]*:\/\/)[^/\s?#]*@/gi;
 
 /**
  * Returns the text with every secret-shaped substring replaced by `[redacted]`.
  * Used on everything that is written to a log.
  */
 export function redactSecrets(text: string): string {
-  let out = text.replace(URL_CREDENTIALS, (_m, scheme: string) => `${scheme}[redacted]@`);
+  let out = text.replace(URL_CREDENTIALS, (_m: string, scheme: string) => `${scheme}[redacted]@`);
   for (const pattern of PATTERNS) {
     out = out.replace(pattern, (match, scheme?: string) =>
       typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} [redacted]` : '[redacted]',

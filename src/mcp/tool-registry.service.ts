@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
+import { RequestError } from '../common/errors/request-error';
 import { validateInput } from '../common/validation/validate-input';
 import { MCP_TOOL, McpToolOptions } from './mcp-tool.decorator';
 
@@ -50,7 +51,7 @@ export class ToolRegistry implements OnModuleInit {
           name: options.name,
           description: options.description,
           inputSchema,
-          invoke: async (args) => handler(options.input ? await validateInput(options.input, args, 'arguments') : undefined),
+          invoke: async (args) => handler(options.input ? await validateInput(options.input, args, 'arguments') : noArguments(args)),
         });
       }
     }
@@ -63,6 +64,15 @@ export class ToolRegistry implements OnModuleInit {
   get(name: string): RegisteredTool | undefined {
     return this.tools.get(name);
   }
+}
+
+/** A tool without an input class takes no arguments: any given is refused, as its schema says. */
+function noArguments(args: unknown): undefined {
+  if (args === undefined || args === null) return undefined;
+  if (typeof args !== 'object' || Array.isArray(args)) throw RequestError.invalidInput('arguments must be a JSON object');
+  const [first] = Object.keys(args);
+  if (first !== undefined) throw RequestError.invalidInput(`unknown field ${first}`);
+  return undefined;
 }
 
 /** JSON Schema of the input class, including rules it inherits (IntersectionType, PickType, ...). */

@@ -15,6 +15,8 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
   if (typeof plain !== 'object' || Array.isArray(plain)) {
     throw RequestError.invalidInput(`${what} must be a JSON object`);
   }
+  const hidden = findPrototypeKey(plain);
+  if (hidden) throw RequestError.invalidInput(`unknown field ${hidden}`);
   const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
   const errors = await validate(instance, {
     whitelist: true,
@@ -25,6 +27,26 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
   });
   if (errors.length > 0) throw RequestError.invalidInput(describe(errors).join('; '));
   return instance;
+}
+
+/** Names that class-transformer skips while copying, so whitelisting would never see them. */
+const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * The path of the first key, at any depth, named like a built-in object
+ * property (`constructor`, `__proto__`, `toString`, ...). No input class
+ * declares such a field, and the conversion step would drop it silently
+ * instead of letting validation refuse it.
+ */
+function findPrototypeKey(value: unknown, prefix = '', depth = 0): string | undefined {
+  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+  for (const key of Object.keys(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (PROTOTYPE_KEYS.has(key)) return path;
+    const nested = findPrototypeKey((value as Record<string, unknown>)[key], Array.isArray(value) ? prefix : path, depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
 }
 
 function describe(errors: ValidationError[], prefix = ''): string[] {

@@ -1,0 +1,286 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { backends, RunningBackend } from './support/backends';
+import { Http } from './support/http';
+import { callTool, connectMcp } from './support/mcp-client';
+import { startApp, TestApp } from './support/test-app';
+
+// better-sqlite3 ships no type declarations (and @types/better-sqlite3 is not a dependency): type what is used.
+type SqliteFile = { exec(sql: string): void; pragma(source: string): unknown; close(): void };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openSqlite = require('better-sqlite3') as new (file: string) => SqliteFile;
+
+const MiB = 1024 * 1024;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Every captured log line, parsed (each line is one JSON object). */
+function logEntries(testApp: TestApp): Record<string, unknown>[] {
+  return testApp.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function projectCount(http: Http): Promise<number> {
+  const res = await http.get('/projects');
+  expect(res.status).toBe(200);
+  return (res.body as unknown[]).length;
+}
+
+describe.each(backends().map((b) => [b.name, b] as const))('errors on %s', (name, backend) => {
+  const hosted = name === 'postgres (hosted)';
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    // debug: the most the service ever writes, so the token checks below see every line.
+    run = await backend.start({ SERVICE_LOG_LEVEL: 'debug' });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test('an unknown route answers 404 with a {detail} body', async () => {
+    for (const http of [run.http, new Http(run.testApp.url)]) {
+      const res = await http.get('/no-such-route');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ detail: expect.stringMatching(/no such route/) });
+    }
+  });
+
+  test('a method a route does not have answers 404 with a {detail} body', async () => {
+    const res = await run.http.send('PUT', '/projects', { name: 'x' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: expect.any(String) });
+  });
+
+  test('malformed JSON answers 400 {detail} and stores nothing', async () => {
+    const before = await projectCount(run.http);
+    for (const text of ['{"name": ', '{name: "x"}', "{'name': 'x'}", '{"name": "x",}', '\u0000']) {
+      const res = await run.http.post('/projects', text);
+      expect({ text, status: res.status }).toEqual({ text, status: 400 });
+      expect(res.body).toEqual({ detail: 'request body is not valid JSON' });
+    }
+    expect(await projectCount(run.http)).toBe(before);
+  });
+
+  test('a JSON body over 1 MiB answers 413 {detail} and stores nothing', async () => {
+    const before = await projectCount(run.http);
+    const name = `huge-${randomUUID()}`;
+    const res = await run.http.post('/projects', { name, padding: 'x'.repeat(MiB) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: expect.stringMatching(/too large/) });
+    expect(await projectCount(run.http)).toBe(before);
+    expect((await run.http.get(`/projects/by-name/${name}`)).status).toBe(404);
+  });
+
+  test('a body just under 1 MiB gets past the size limit and is judged on its fields', async () => {
+    const res = await run.http.post('/projects', { name: 'x'.repeat(MiB - 100) });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/name must be shorter than or equal to 200 characters/);
+  });
+
+  test.each([
+    ['a JSON array', '[{"name":"Array Project"}]'],
+    ['an empty JSON array', '[]'],
+    ['a JSON string', '"Just A String"'],
+    ['a JSON number', '42'],
+    ['JSON null', 'null'],
+    ['JSON true', 'true'],
+  ])('a body that is %s answers 400 {detail}', async (_what, text) => {
+    const before = await projectCount(run.http);
+    const res = await run.http.post('/projects', text);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ detail: expect.stringMatching(/JSON/) });
+    expect(await projectCount(run.http)).toBe(before);
+  });
+
+  test.each([
+    ['POST', '/projects', { name: 42 }, /\bname\b.*string/],
+    ['POST', '/projects', {}, /\bname\b/],
+    ['POST', '/projects', { name: '' }, /name must not be empty/],
+    ['POST', '/projects', { name: '   ' }, /name must not be empty/],
+    ['POST', '/projects', { name: 'x'.repeat(201) }, /name must be shorter than or equal to 200 characters/],
+    ['POST', '/projects', { name: 'bell\u0007' }, /name must not contain control characters/],
+    ['POST', '/projects', { name: 'Fine', colour: 'red' }, /unknown field colour/],
+    ['POST', '/projects', { name: ['a'] }, /\bname\b/],
+    ['DELETE', '/projects', { ids: 'x' }, /\bids\b/],
+    ['DELETE', '/projects', { ids: [] }, /\bids\b/],
+    ['DELETE', '/projects', { ids: ['nope'] }, /each value in ids must be a UUID/],
+    ['DELETE', '/projects', {}, /\bids\b/],
+    ['POST', `/projects/${randomUUID()}/rename`, { name: null }, /\bname\b/],
+    ['POST', '/projects/not-a-uuid/rename', { name: 'Fine' }, /project_id must be a UUID/],
+    ['GET', '/projects/not-a-uuid', undefined, /project_id must be a UUID/],
+    ['GET', `/projects/by-name/${'n'.repeat(201)}`, undefined, /\bname\b/],
+    ['POST', '/workspace/connect-db', { url: 'mysql://x' }, /\burl\b/],
+    ['POST', '/workspace/connect-db', {}, /\burl\b/],
+  ])('%s %s with invalid input answers 400 naming the field', async (method, path, body, detail) => {
+    const res = await run.http.send(method, path, body);
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(detail);
+  });
+
+  // Object.prototype member names are the keys a whitelist built on a plain object misses.
+  test.each(['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__'])(
+    'an unknown field named %s is refused with 400 like any other unknown field, and nothing is stored',
+    async (key) => {
+      const before = await projectCount(run.http);
+      const name = `Proto Key ${randomUUID()}`;
+      const res = await run.http.post('/projects', `{"name":"${name}","${key}":1}`);
+      expect({ key, status: res.status, detail: res.body?.detail }).toEqual({ key, status: 400, detail: `unknown field ${key}` });
+      expect(await projectCount(run.http)).toBe(before);
+    },
+  );
+
+  test('an MCP tool refuses an unknown argument named constructor instead of acting on the rest', async () => {
+    const victim = (await run.http.post('/projects', { name: `Victim ${randomUUID()}` })).body;
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const result = await callTool(client, 'delete_project', { project_id: victim.id, constructor: true });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/unknown field constructor/);
+    } finally {
+      await client.close();
+    }
+    expect((await run.http.get(`/projects/${victim.id}`)).status).toBe(200);
+  });
+
+  test('a validation error never repeats a connection string given as input', async () => {
+    const url = 'mysql://admin:hunter2-connect@db.example.com/x';
+    const res = await run.http.post('/workspace/connect-db', { url });
+    expect(res.status).toBe(400);
+    expect(res.text).not.toContain('hunter2-connect');
+  });
+
+  // Self-hosted instances take no tokens: this case exists only on the hosted backend.
+  if (hosted) {
+    test('an invalid bearer token answers 401 {detail} and is not echoed back', async () => {
+      const forged = `sk_service_${randomBytes(32).toString('base64url')}`;
+      const anonymous = new Http(run.testApp.url);
+      for (const res of [
+        await anonymous.get('/projects'),
+        await run.http.withToken(forged).get('/projects'),
+        await run.http.withToken(forged).post('/projects', { name: 'Forged' }),
+        await run.http.withToken(forged).get(`/projects/${forged}`),
+        await run.http.withToken(forged).get(`/projects?token=${forged}`),
+        await run.http.withToken('not-a-baton-token').get('/projects'),
+        await run.http.withToken(forged).post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json, text/event-stream' }),
+      ]) {
+        expect(res.status).toBe(401);
+        expect(res.body).toEqual({ detail: expect.any(String), code: 'UNAUTHORIZED' });
+        expect(res.text).not.toContain(forged);
+      }
+      // A forged token in a broken body is refused by the parser; it must not be echoed or logged either.
+      const broken = await run.http.withToken(forged).post('/projects', `{"name": "${forged}"`);
+      expect(broken.status).toBe(400);
+      expect(broken.text).not.toContain(forged);
+    });
+  }
+
+  test('no log line carries an API token', async () => {
+    // Give every part of the service a chance to log: errors, a tool call, a valid token if there is one.
+    await run.http.get('/no-such-route');
+    await run.http.post('/projects', '{"broken"');
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      await callTool(client, 'get_project', { project_id: randomUUID() });
+    } finally {
+      await client.close();
+    }
+    expect(run.testApp.logs.length).toBeGreaterThan(0);
+    const leaking = run.testApp.logs.filter((line) => line.includes('sk_service_') || (run.token !== undefined && line.includes(run.token)));
+    expect(leaking).toEqual([]);
+  });
+});
+
+describe.each(backends().map((b) => [b.name, b] as const))('SERVICE_BODY_LIMIT on %s', (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start({ SERVICE_BODY_LIMIT: '2048' });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test('a 3 KB body answers 413 {detail} when the limit is 2048 bytes, and stores nothing', async () => {
+    const before = await projectCount(run.http);
+    const res = await run.http.post('/projects', { name: 'Limited', padding: 'x'.repeat(3 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: expect.stringMatching(/too large/) });
+    expect(await projectCount(run.http)).toBe(before);
+  });
+
+  test('a body under the lowered limit is still served', async () => {
+    const res = await run.http.post('/projects', { name: `Small ${'y'.repeat(150)}` });
+    expect(res.status).toBe(201);
+  });
+
+  test('GET /config reports the effective limit', async () => {
+    expect((await run.http.get('/config')).body.body_limit_bytes).toBe(2048);
+  });
+});
+
+describe('an unexpected error on sqlite (self-hosted)', () => {
+  let testApp: TestApp;
+  let http: Http;
+
+  beforeAll(async () => {
+    testApp = await startApp();
+    http = new Http(testApp.url);
+    expect((await http.post('/projects', { name: 'Before The Fall' })).status).toBe(201);
+    // Break the storage behind the app's back: the only way to reach the generic 500 path from outside.
+    const file = new openSqlite(testApp.config.sqlitePath);
+    try {
+      file.pragma('busy_timeout = 5000');
+      file.exec('DROP TABLE projects');
+    } finally {
+      file.close();
+    }
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  test('answers 500 {detail: "internal error", error_id} and nothing else', async () => {
+    const res = await http.get('/projects');
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ detail: 'internal error', error_id: expect.stringMatching(UUID) });
+    for (const fragment of ['no such table', 'Sqlite', 'QueryFailed', 'stack', '    at ', '.ts:', 'projects.service']) {
+      expect(res.text).not.toContain(fragment);
+    }
+  });
+
+  test('logs the stack once, at error level, under the same error_id', async () => {
+    const res = await http.post('/projects', { name: 'After The Fall' });
+    expect(res.status).toBe(500);
+    const errorId = res.body.error_id as string;
+    const entries = logEntries(testApp).filter((e) => e.error_id === errorId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ level: 'error', error_id: errorId, stack: expect.stringContaining('no such table: projects') });
+    expect(entries[0].stack).toMatch(/\n\s+at /);
+  });
+
+  test('each failure gets its own error_id', async () => {
+    const a = await http.get('/projects');
+    const b = await http.get('/projects');
+    expect(a.body.error_id).not.toBe(b.body.error_id);
+    const logged = logEntries(testApp).map((e) => e.error_id);
+    expect(logged).toEqual(expect.arrayContaining([a.body.error_id, b.body.error_id]));
+  });
+
+  test('an MCP tool hitting the same failure returns an isError result with an error_id whose stack is logged', async () => {
+    const client = await connectMcp(testApp.url);
+    try {
+      const result = await callTool(client, 'list_projects');
+      expect(result.isError).toBe(true);
+      expect(result.text).toBe('internal error');
+      expect(result.structured).toEqual({ detail: 'internal error', error_id: expect.stringMatching(UUID) });
+      const entries = logEntries(testApp).filter((e) => e.error_id === result.structured?.error_id);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ level: 'error', tool: 'list_projects', stack: expect.stringContaining('no such table') });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('the liveness probe still answers while the storage is broken', async () => {
+    expect((await http.get('/health')).status).toBe(200);
+  });
+});
