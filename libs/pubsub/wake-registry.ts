@@ -49,6 +49,8 @@ export class WakeRegistry {
             entry.resolve = undefined;
             resolve(false);
           }, ms);
+          // A wait never keeps a stopping process alive.
+          entry.timer.unref();
         }),
       cancel,
     };
