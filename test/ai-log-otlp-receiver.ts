@@ -29,10 +29,18 @@ export type ReceiverBehaviour = (request: { chunkOrdinal: number; attempt: numbe
 
 export const accept: ReceiverBehaviour = () => ({ status: 200 });
 
-/** Refuses every second distinct chunk (the 2nd, 4th, ...) with `status`, on every attempt. */
-export const failEverySecondChunk =
-  (status = 500): ReceiverBehaviour =>
-  ({ chunkOrdinal }) => ({ status: chunkOrdinal % 2 === 1 ? status : 200 });
+/**
+ * Refuses every second distinct chunk it sees from now on (the 2nd, 4th, ...)
+ * with `status`, on every attempt; a chunk is known by its first record's event id.
+ */
+export function failEverySecondChunk(status = 500): ReceiverBehaviour {
+  const order = new Map<string, number>();
+  return ({ records }) => {
+    const key = String(records[0]?.attributes['baton.event.id']);
+    if (!order.has(key)) order.set(key, order.size);
+    return { status: (order.get(key) as number) % 2 === 1 ? status : 200 };
+  };
+}
 
 type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
 

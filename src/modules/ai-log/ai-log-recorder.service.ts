@@ -155,7 +155,8 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     );
     const rows = events.map((e) => {
       const { summary, data } = safeMaterialize(e);
-      const session = e.sessionRef && UUID.test(e.sessionRef) ? e.sessionRef : null;
+      // Only this tenant's own sessions and projects are referenced; the arguments keep what the call named.
+      const session = e.sessionRef && sessionProject.has(e.sessionRef) ? e.sessionRef : null;
       const project = e.projectRef && projects.has(e.projectRef) ? e.projectRef : (session && sessionProject.get(session)) || null;
       return [
         e.id,
