@@ -12,7 +12,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('profile layers on %s
   let projectId: string;
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_PROFILE_DEFAULTS_CACHE_SECONDS: '0' });
+    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_PROFILE_DEFAULTS_CACHE_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000' });
     projectId = (await run.http.post('/projects', { name: 'Profiles' })).body.id;
   });
   afterAll(async () => {
