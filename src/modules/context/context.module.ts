@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HandoffLedgerModule } from '../handoff/handoff-ledger.module';
+import { ProfileLayersModule } from '../profile-layers/profile-layers.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ContextBlockService } from './context-block.service';
 import { ContextController } from './context.controller';
@@ -11,7 +12,7 @@ import { StartSessionService } from './start-session.service';
 
 /** start_session, the context block and session scratch-pad notes. */
 @Module({
-  imports: [SessionsModule, HandoffLedgerModule],
+  imports: [SessionsModule, HandoffLedgerModule, ProfileLayersModule],
   controllers: [ContextController, SessionNotesController],
   providers: [ContextBlockService, StartSessionService, SessionNotesService, SessionsSectionProvider, ContextTools],
   exports: [ContextBlockService, StartSessionService, SessionNotesService],

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { TenantDb } from '../../../libs/tenancy';
 import { StartSessionExtras } from '../../common/extensions/start-session-extras';
 import { ConsumedHandoff, HandoffLedger } from '../handoff/handoff-ledger.service';
+import { HostedDefaultsStore } from '../profile-layers/hosted-defaults.store';
 import { requireProject } from '../projects/require-project.util';
 import { FileLocksService } from '../sessions/file-locks.service';
 import { SessionKind } from '../sessions/session.entity';
@@ -49,6 +50,7 @@ export class StartSessionService {
     private readonly blocks: ContextBlockService,
     private readonly extras: StartSessionExtras,
     private readonly ledger: HandoffLedger,
+    private readonly hostedDefaults: HostedDefaultsStore,
   ) {}
 
   async start(projectId: string, input: StartSessionDto, kind: SessionKind, options: Omit<DescribeOptions, 'resumed' | 'handoffToken'> = {}): Promise<StartSessionAnswer> {
@@ -72,6 +74,8 @@ export class StartSessionService {
   }
 
   private async describe(session: SessionView, options: DescribeOptions): Promise<StartSessionAnswer> {
+    // The profile extra resolves hosted defaults: bring them up to date before holding a tenant connection.
+    await this.hostedDefaults.warm();
     return this.db.transaction(async (m) => {
       const project = await requireProject(m, session.project_id);
       const handoff = options.handoffToken ? await this.ledger.consume(m, project.id, options.handoffToken, session.id) : undefined;

@@ -6,13 +6,15 @@ import { LatestCorrectionQueryDto } from './dto/latest-correction-query.dto';
 import { QueueSessionDto } from './dto/queue-session.dto';
 import { RecordCorrectionDto } from './dto/record-correction.dto';
 import { CorrectionView, HandoffCorrectionsService } from './handoff-corrections.service';
-import { AcceptAnswer, HandoffAnswer, HandoffService } from './handoff.service';
+import { AcceptAnswer, HandoffAcceptService } from './handoff-accept.service';
+import { HandoffAnswer, HandoffService } from './handoff.service';
 import { QueuedSessionsService, QueuedSessionView } from './queued-sessions.service';
 
 @Controller('projects/:project_id')
 export class HandoffController {
   constructor(
     private readonly handoffs: HandoffService,
+    private readonly acceptance: HandoffAcceptService,
     private readonly corrections: HandoffCorrectionsService,
     private readonly queue: QueuedSessionsService,
   ) {}
@@ -25,7 +27,7 @@ export class HandoffController {
   @Post('handoff/accept')
   @HttpCode(200)
   accept(@Param() params: ProjectIdDto, @Body() body: AcceptHandoffDto): Promise<AcceptAnswer> {
-    return this.handoffs.accept(params.project_id, body);
+    return this.acceptance.accept(params.project_id, body);
   }
 
   @Post('handoff/corrections')

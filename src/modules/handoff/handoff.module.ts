@@ -1,18 +1,21 @@
 import { Module } from '@nestjs/common';
 import { ContextModule } from '../context/context.module';
+import { ProfileLayersModule } from '../profile-layers/profile-layers.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { HandoffAcceptService } from './handoff-accept.service';
 import { HandoffController } from './handoff.controller';
 import { HandoffCorrectionsService } from './handoff-corrections.service';
 import { HandoffLedgerModule } from './handoff-ledger.module';
+import { HandoffMaterialService } from './handoff-material.service';
 import { HandoffService } from './handoff.service';
 import { HandoffTools } from './handoff.tools';
 import { QueuedSessionsService } from './queued-sessions.service';
 
 /** Handoffs, corrective handoffs and the queued next-session goal. */
 @Module({
-  imports: [ContextModule, SessionsModule, HandoffLedgerModule],
+  imports: [ContextModule, SessionsModule, HandoffLedgerModule, ProfileLayersModule],
   controllers: [HandoffController],
-  providers: [HandoffService, HandoffCorrectionsService, QueuedSessionsService, HandoffTools],
+  providers: [HandoffService, HandoffAcceptService, HandoffMaterialService, HandoffCorrectionsService, QueuedSessionsService, HandoffTools],
   exports: [HandoffService],
 })
 export class HandoffModule {}

@@ -7,6 +7,7 @@ import { LatestCorrectionToolDto } from './dto/latest-correction-tool.dto';
 import { QueueSessionToolDto } from './dto/queue-session-tool.dto';
 import { RecordCorrectionToolDto } from './dto/record-correction-tool.dto';
 import { HandoffCorrectionsService } from './handoff-corrections.service';
+import { HandoffAcceptService } from './handoff-accept.service';
 import { HandoffService } from './handoff.service';
 import { QueuedSessionsService } from './queued-sessions.service';
 
@@ -14,6 +15,7 @@ import { QueuedSessionsService } from './queued-sessions.service';
 export class HandoffTools {
   constructor(
     private readonly handoffs: HandoffService,
+    private readonly acceptance: HandoffAcceptService,
     private readonly corrections: HandoffCorrectionsService,
     private readonly queue: QueuedSessionsService,
   ) {}
@@ -35,7 +37,7 @@ export class HandoffTools {
     input: AcceptHandoffToolDto,
   })
   accept(input: AcceptHandoffToolDto) {
-    return this.handoffs.accept(input.project_id, input);
+    return this.acceptance.accept(input.project_id, input);
   }
 
   @McpTool({ name: 'record_handoff_correction', description: 'Record a corrective handoff for a blocked executor session: a one-line summary and what to do instead.', input: RecordCorrectionToolDto })
