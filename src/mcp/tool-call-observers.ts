@@ -35,6 +35,11 @@ export class ToolCallObservers {
     this.observers.set(name, observer);
   }
 
+  /** Removes an observer (a benchmark measures calls with and without one). Answers whether it was registered. */
+  unregister(name: string): boolean {
+    return this.observers.delete(name);
+  }
+
   /** Tells every observer; resolves at once unless one asked to be waited for. */
   notify(call: ToolCall): Promise<void> | void {
     let waits: Promise<void>[] | undefined;

@@ -1,0 +1,207 @@
+'use strict';
+/**
+ * ai-log-capture: what recording a tool call in the AI-log costs the call itself.
+ *
+ *   npm run build && node bench/ai-log-capture.js        (or: npm run bench -- ai-log-capture)
+ *
+ * In this process, on 127.0.0.1, Baton is built by the compiled app factory (dist/) exactly
+ * as `node dist/src/main.js` builds it: self-hosted on a fresh SQLite file, and hosted on a
+ * fresh Postgres database when one is reachable. Each gets one project and one session. The
+ * load is the MCP tool call `heartbeat {session_id}` (POST /mcp, stateless JSON-RPC, a
+ * database write per call), driven by autocannon. Rounds alternate between capture off (the
+ * AI-log's tool-call observer unregistered) and capture on (registered, as in production), so
+ * drift of the machine hits both sides alike; each side's figure is the median of its rounds.
+ *
+ *   ratio = (cost of a call with capture on) / (cost with capture off) = rps_off / rps_on
+ *
+ * Target: ratio <= 1.05. Settings (environment): BENCH_DURATION (s per round, default 5),
+ * BENCH_WARMUP (s, default 2), BENCH_ROUNDS (rounds per side, default 3), BENCH_CONNECTIONS
+ * (default 10), BENCH_PG_URL (admin URL, default postgres://postgres@127.0.0.1:5432/test;
+ * BENCH_PG=0 skips Postgres), BENCH_STRICT=1 (exit 3 when the target is missed).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+
+const TARGET_RATIO_MAX = 1.05;
+
+function setting(name, fallback, min = 0) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
+  return n;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function startBaton(root, env) {
+  const { createApp } = require(path.join(root, 'dist', 'src', 'app.factory'));
+  const { loadConfig } = require(path.join(root, 'dist', 'src', 'config', 'app-config'));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-bench-ailog-'));
+  const config = loadConfig({ SERVICE_DATA_DIR: dataDir, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'warn', SERVICE_SWEEP_INTERVAL_SECONDS: '0', ...env }, root);
+  const app = await createApp(config, { logWrite: () => undefined });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address();
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function request(method, url, { token, body, expect = 200 } = {}) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status !== expect) throw new Error(`${method} ${url} answered ${res.status} (expected ${expect}): ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A server to measure: one project, one session, and the MCP heartbeat call of that session. */
+async function prepare(root, name, env, provision) {
+  const baton = await startBaton(root, env);
+  const token = provision ? await provision(baton.app) : undefined;
+  const project = await request('POST', `${baton.url}/projects`, { token, body: { name: 'bench' }, expect: 201 });
+  const session = await request('POST', `${baton.url}/sessions/register`, { token, body: { project_id: project.id, name: 'bench' }, expect: 201 });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'heartbeat', arguments: { session_id: session.id } } });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const answer = await fetch(`${baton.url}/mcp`, { method: 'POST', headers, body }).then((r) => r.json());
+  if (answer.result?.isError || !answer.result?.content?.[0]?.text.includes('"ok":true')) throw new Error(`heartbeat over MCP failed: ${JSON.stringify(answer)}`);
+  return { name, baton, token, project, headers, body };
+}
+
+async function load(target, { duration, connections }) {
+  const autocannon = require('autocannon');
+  const r = await autocannon({ url: `${target.baton.url}/mcp`, method: 'POST', headers: target.headers, body: target.body, connections, duration });
+  return { rps: r.requests.average, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, total: r.requests.total };
+}
+
+/** Alternating rounds with capture off and on; answers the medians and the ratio. */
+async function measure(root, target, opts) {
+  const { ToolCallObservers } = require(path.join(root, 'dist', 'src', 'mcp', 'tool-call-observers'));
+  const { AiLogCaptureService } = require(path.join(root, 'dist', 'src', 'modules', 'ai-log', 'ai-log-capture.service'));
+  const { AiLogRecorder } = require(path.join(root, 'dist', 'src', 'modules', 'ai-log', 'ai-log-recorder.service'));
+  const observers = target.baton.app.get(ToolCallObservers);
+  const capture = target.baton.app.get(AiLogCaptureService);
+  const recorder = target.baton.app.get(AiLogRecorder);
+  const setCapture = (on) => {
+    observers.unregister('ai-log');
+    if (on) observers.register('ai-log', (call) => capture.toolCall(call));
+  };
+  const rounds = { off: [], on: [] };
+  let bad = 0;
+  setCapture(true);
+  if (opts.warmup > 0) await load(target, { duration: opts.warmup, connections: opts.connections });
+  for (let i = 0; i < opts.rounds; i++) {
+    for (const side of i % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
+      setCapture(side === 'on');
+      await recorder.flush();
+      const r = await load(target, { duration: opts.duration, connections: opts.connections });
+      bad += r.bad;
+      rounds[side].push(r.rps);
+      console.log(`  ${target.name} round ${i + 1} capture ${side.padEnd(3)} ${Math.round(r.rps).toString().padStart(6)} calls/s  p99 ${r.p99} ms${r.bad ? `  (${r.bad} failed)` : ''}`);
+    }
+  }
+  setCapture(true);
+  await recorder.flush();
+  const off = median(rounds.off);
+  const on = median(rounds.on);
+  return { off_rps: Math.round(off), on_rps: Math.round(on), ratio: Math.round((off / on) * 1000) / 1000, failed_requests: bad, rounds };
+}
+
+async function run({ root = path.resolve(__dirname, '..') } = {}) {
+  if (!fs.existsSync(path.join(root, 'dist', 'src', 'modules', 'ai-log', 'ai-log-capture.service.js'))) {
+    throw new Error(`${path.join(root, 'dist')} has no build of the AI-log: run \`npm run build\` first`);
+  }
+  const opts = {
+    duration: setting('BENCH_DURATION', 5, 1),
+    warmup: setting('BENCH_WARMUP', 2, 0),
+    rounds: setting('BENCH_ROUNDS', 3, 1),
+    connections: setting('BENCH_CONNECTIONS', 10, 1),
+  };
+  process.env.NODE_ENV = 'production';
+  require(path.join(root, 'node_modules', 'reflect-metadata'));
+  const production = { NODE_ENV: 'production', SESSION_SECRET: randomBytes(24).toString('hex'), APP_URL: 'http://127.0.0.1' };
+  console.log(`ai-log-capture: node ${process.version} on ${process.platform}-${process.arch}, ${os.cpus().length} CPUs`);
+  console.log(`MCP tools/call heartbeat, ${opts.connections} connections, ${opts.rounds} rounds of ${opts.duration} s per side after ${opts.warmup} s warm-up`);
+
+  const results = {};
+  const closers = [];
+  try {
+    const sqlite = await prepare(root, 'sqlite', production);
+    closers.push(() => sqlite.baton.close());
+    results.sqlite = await measure(root, sqlite, opts);
+    await closers.pop()();
+
+    if (process.env.BENCH_PG !== '0') {
+      const adminUrl = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+      const { Client } = require('pg');
+      const admin = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+      let dbName;
+      try {
+        await admin.connect();
+        dbName = `baton_bench_${randomBytes(5).toString('hex')}`;
+        await admin.query(`CREATE DATABASE "${dbName}"`);
+      } catch (error) {
+        console.log(`postgres: skipped (${error.message})`);
+      }
+      closers.push(() => admin.end().catch(() => undefined));
+      if (dbName) {
+        const url = new URL(adminUrl);
+        url.pathname = `/${dbName}`;
+        const roles = [];
+        closers.push(async () => {
+          await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+          for (const role of roles) await admin.query(`DROP ROLE IF EXISTS "${role}"`);
+        });
+        const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
+        const hosted = await prepare(root, 'postgres', { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: url.toString(), SERVICE_MCP_RATE_LIMIT: '1000000' }, async (app) => {
+          const { tenant_id, token } = await app.get(TenantsService).provision('bench');
+          roles.push(`baton_t_${tenant_id.replace(/-/g, '')}`);
+          return token;
+        });
+        closers.push(() => hosted.baton.close());
+        results.postgres = await measure(root, hosted, opts);
+        await closers.pop()();
+        await closers.pop()();
+      }
+    }
+  } finally {
+    while (closers.length) {
+      try {
+        await closers.pop()();
+      } catch (error) {
+        process.stderr.write(`cleanup: ${error.message}\n`);
+      }
+    }
+  }
+
+  let met = true;
+  for (const [name, r] of Object.entries(results)) {
+    const ok = r.ratio <= TARGET_RATIO_MAX && r.failed_requests === 0;
+    met &&= ok;
+    console.log(`${name}: capture off ${r.off_rps} calls/s, on ${r.on_rps} calls/s, ratio on/off cost ${r.ratio.toFixed(3)} (target <= ${TARGET_RATIO_MAX}): ${ok ? 'met' : 'MISSED'}`);
+  }
+  console.log(JSON.stringify({ bench: 'ai-log-capture', node: process.version, settings: opts, target_ratio_max: TARGET_RATIO_MAX, results, met }));
+  if (process.env.BENCH_STRICT === '1' && !met) process.exitCode = 3;
+}
+
+module.exports = { run };
+
+if (require.main === module) {
+  run()
+    .then(() => process.exit(process.exitCode ?? 0))
+    .catch((error) => {
+      process.stderr.write(`bench failed: ${error.stack || error}\n`);
+      process.exit(1);
+    });
+}
