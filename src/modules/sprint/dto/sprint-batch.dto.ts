@@ -17,10 +17,11 @@ export class SprintBatchDto {
   op!: BatchOp;
 
   /** Each item is validated as the single-item route's body (plus item_id for writes to existing items). */
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(BATCH_MAX_ITEMS)
+  // class-validator reports the rule declared last first: the array checks come last.
   @IsObject({ each: true, message: 'each value in items must be a JSON object' })
+  @ArrayMaxSize(BATCH_MAX_ITEMS)
+  @ArrayMinSize(1)
+  @IsArray()
   items!: Record<string, unknown>[];
 }
 
