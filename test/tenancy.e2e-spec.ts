@@ -182,7 +182,7 @@ describePostgres('hosted tenancy on Postgres', () => {
     const tenantTables = bySchema.get(tenantSchemas[0]) ?? [];
     expect(tenantTables).toEqual(expect.arrayContaining(['baton_migrations', 'projects']));
     for (const schema of tenantSchemas) expect(bySchema.get(schema)).toEqual(tenantTables);
-    expect(bySchema.get('control')?.sort()).toEqual(['api_tokens', 'baton_migrations', 'tenants']);
+    expect(bySchema.get('control')?.sort()).toEqual(['api_tokens', 'baton_migrations', 'hosted_profile_layer_revisions', 'hosted_profile_layers', 'tenants']);
     expect(bySchema.get('public') ?? []).toEqual([]);
     const known = new Set(['control', 'public', ...tenantSchemas]);
     expect([...bySchema.keys()].filter((s) => !known.has(s))).toEqual([]);

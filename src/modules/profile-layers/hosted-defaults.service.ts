@@ -4,8 +4,8 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { HostedDefaultsStore } from './hosted-defaults.store';
 import { checkLayerFields } from './profile-field-validation.util';
-import { ProfileLayer } from './profile-layer.entity';
-import { ProfileLayerRevision, RevisionAction } from './profile-layer-revision.entity';
+import { ProfileLayerColumns } from './profile-layer.columns';
+import { RevisionAction } from './profile-layer-revision.columns';
 import { findLayer } from './profile-layer-rows.util';
 import { LayerProvenance, ProfileLayerRevisionView, ProfileLayerView, toLayerView, toRevisionView } from './profile-layer.view';
 import { ProfileError } from './profile-layers.errors';
@@ -36,7 +36,7 @@ export class HostedDefaultsService {
   ) {}
 
   async get(scopeId: string): Promise<ProfileLayerView> {
-    const row = await this.store.transaction((m) => findLayer(m, 'hosted_default', scopeId));
+    const row = await this.store.transaction((m) => findLayer(m, 'hosted_default', scopeId, this.store.layerTarget));
     if (!row || !this.visible(row)) throw ProfileError.layerNotFound('hosted_default', scopeId);
     return toLayerView(row);
   }
@@ -44,7 +44,7 @@ export class HostedDefaultsService {
   /** The hosted_default layers the caller may see. */
   async list(scopeId?: string): Promise<ProfileLayerView[]> {
     const rows = await this.store.transaction((m) =>
-      m.find(ProfileLayer, { where: { scope_type: 'hosted_default', ...(scopeId ? { scope_id: scopeId } : {}) }, order: { scope_id: 'ASC' } }),
+      m.find(this.store.layerTarget, { where: { scope_type: 'hosted_default', ...(scopeId ? { scope_id: scopeId } : {}) }, order: { scope_id: 'ASC' } }),
     );
     return rows.filter((row) => this.visible(row)).map(toLayerView);
   }
@@ -62,7 +62,7 @@ export class HostedDefaultsService {
       input.expected_revision,
       () =>
       this.store.transaction(async (m) => {
-        const current = await findLayer(m, 'hosted_default', scopeId);
+        const current = await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget);
         if (current?.status === 'retired') throw ProfileError.layerRetired(scopeId);
         const result = await writeLayer(m, {
           scopeType: 'hosted_default',
@@ -75,11 +75,12 @@ export class HostedDefaultsService {
           newStatus: 'draft',
           firstRevision: (await this.lastRevision(m, scopeId)) + 1,
           now,
+          target: this.store.layerTarget,
         });
         if (result.changed) await this.record(m, result.row, 'save', now);
         return result;
       }),
-      () => this.store.transaction(async (m) => (await findLayer(m, 'hosted_default', scopeId))?.revision ?? 0),
+      () => this.store.transaction(async (m) => (await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget))?.revision ?? 0),
     );
     if (outcome.changed) await this.store.refreshAfterWrite();
     return { ...toLayerView(outcome.row), changed: outcome.changed, restart_report: outcome.restart_report, restart_required: needsRestart(outcome.restart_report) };
@@ -91,14 +92,14 @@ export class HostedDefaultsService {
     const rule = TRANSITIONS[action];
     const now = this.clock.now();
     const { row, changed } = await this.store.transaction(async (m) => {
-      const current = await findLayer(m, 'hosted_default', scopeId);
+      const current = await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget);
       if (!current) throw ProfileError.layerNotFound('hosted_default', scopeId);
       if (current.status === rule.to) return { row: current, changed: false };
       if (!rule.from.includes(current.status as LayerStatus)) {
         throw ProfileError.invalidTransition(scopeId, current.status as string, `${action}d`, current.status === 'active' ? rule.hint : undefined);
       }
-      const next: ProfileLayer = { ...current, status: rule.to, revision: current.revision + 1, updated_at: now };
-      const result = await m.update(ProfileLayer, { id: current.id, revision: current.revision }, { status: next.status, revision: next.revision, updated_at: now });
+      const next: ProfileLayerColumns = { ...current, status: rule.to, revision: current.revision + 1, updated_at: now };
+      const result = await m.update(this.store.layerTarget, { id: current.id, revision: current.revision }, { status: next.status, revision: next.revision, updated_at: now });
       if (!result.affected) throw ProfileError.staleRevision(current.revision, current.revision + 1);
       await this.record(m, next, action, now);
       return { row: next, changed: true };
@@ -112,13 +113,13 @@ export class HostedDefaultsService {
     this.requireOperator(`resetting hosted_default ${scopeId}`);
     const now = this.clock.now();
     const revision = await this.store.transaction(async (m) => {
-      const current = await findLayer(m, 'hosted_default', scopeId);
+      const current = await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget);
       if (!current) throw ProfileError.layerNotFound('hosted_default', scopeId);
       if (current.status === 'active' || current.status === 'deprecated') {
         throw ProfileError.invalidTransition(scopeId, current.status, 'reset', 'retire it first');
       }
-      await m.delete(ProfileLayer, { id: current.id });
-      const gone: ProfileLayer = { ...current, revision: current.revision + 1 };
+      await m.delete(this.store.layerTarget, { id: current.id });
+      const gone: ProfileLayerColumns = { ...current, revision: current.revision + 1 };
       await this.record(m, gone, 'reset', now);
       return gone.revision;
     });
@@ -129,8 +130,8 @@ export class HostedDefaultsService {
   /** The audit trail of a hosted_default layer, newest first. */
   async revisions(scopeId: string, limit = DEFAULT_REVISIONS_PAGE): Promise<ProfileLayerRevisionView[]> {
     const { row, history } = await this.store.transaction(async (m) => ({
-      row: await findLayer(m, 'hosted_default', scopeId),
-      history: await m.find(ProfileLayerRevision, { where: { scope_id: scopeId }, order: { revision: 'DESC' }, take: limit }),
+      row: await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget),
+      history: await m.find(this.store.revisionTarget, { where: { scope_id: scopeId }, order: { revision: 'DESC' }, take: limit }),
     }));
     const visible = row ? this.visible(row) : this.store.isOperator();
     if (!visible || history.length === 0) throw ProfileError.layerNotFound('hosted_default', scopeId);
@@ -144,7 +145,7 @@ export class HostedDefaultsService {
   }
 
   /** Drafts are the operator's work in progress: other tenants see them as missing. */
-  visible(row: ProfileLayer): boolean {
+  visible(row: ProfileLayerColumns): boolean {
     return row.status !== 'draft' || this.store.isOperator();
   }
 
@@ -153,12 +154,12 @@ export class HostedDefaultsService {
   }
 
   private async lastRevision(m: EntityManager, scopeId: string): Promise<number> {
-    const last = await m.findOne(ProfileLayerRevision, { where: { scope_id: scopeId }, order: { revision: 'DESC' } });
+    const last = await m.findOne(this.store.revisionTarget, { where: { scope_id: scopeId }, order: { revision: 'DESC' } });
     return last?.revision ?? 0;
   }
 
-  private async record(m: EntityManager, row: ProfileLayer, action: RevisionAction, now: Date) {
-    await m.insert(ProfileLayerRevision, {
+  private async record(m: EntityManager, row: ProfileLayerColumns, action: RevisionAction, now: Date) {
+    await m.insert(this.store.revisionTarget, {
       id: randomUUID(),
       scope_id: row.scope_id,
       revision: row.revision,

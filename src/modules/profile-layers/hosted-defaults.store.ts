@@ -1,12 +1,17 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { CONTROL_SCHEMA, currentTenant, quoteIdent, TenantDb } from '../../../libs/tenancy';
+import { DataSource, EntityManager, EntityTarget } from 'typeorm';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
+import { HostedProfileLayer } from './hosted-profile-layer.entity';
+import { HostedProfileLayerRevision } from './hosted-profile-layer-revision.entity';
+import { ProfileLayerColumns } from './profile-layer.columns';
 import { ProfileLayer } from './profile-layer.entity';
+import { ProfileLayerRevisionColumns } from './profile-layer-revision.columns';
+import { ProfileLayerRevision } from './profile-layer-revision.entity';
 
-export type HostedDefaults = ReadonlyMap<string, ProfileLayer>;
+export type HostedDefaults = ReadonlyMap<string, ProfileLayerColumns>;
 
 /**
  * Where hosted_default layers live, and who may write them.
@@ -40,6 +45,16 @@ export class HostedDefaultsStore implements OnApplicationBootstrap {
     return this.config.isHosted;
   }
 
+  /** The table of hosted_default layers: control.hosted_profile_layers (hosted) or the tenant's profile_layers. */
+  get layerTarget(): EntityTarget<ProfileLayerColumns> {
+    return this.inControlPlane ? HostedProfileLayer : ProfileLayer;
+  }
+
+  /** The table of their revisions. */
+  get revisionTarget(): EntityTarget<ProfileLayerRevisionColumns> {
+    return this.inControlPlane ? HostedProfileLayerRevision : ProfileLayerRevision;
+  }
+
   /** Whether the caller may write hosted_default layers: always self-hosted; hosted, only the operator's tenant. */
   isOperator(): boolean {
     if (!this.inControlPlane) return true;
@@ -54,7 +69,6 @@ export class HostedDefaultsStore implements OnApplicationBootstrap {
       await runner.connect();
       await runner.startTransaction();
       try {
-        await runner.query(`SET LOCAL search_path TO ${quoteIdent(CONTROL_SCHEMA)}`);
         const result = await work(runner.manager);
         await runner.commitTransaction();
         return result;
@@ -92,7 +106,7 @@ export class HostedDefaultsStore implements OnApplicationBootstrap {
   /** Reads the hosted_default layers again (after the operator changed one, or when the copy is stale). */
   reload(): Promise<HostedDefaults> {
     if (!this.inControlPlane) return Promise.resolve(new Map());
-    this.loading ??= this.transaction((m) => m.find(ProfileLayer, { where: { scope_type: 'hosted_default' } }))
+    this.loading ??= this.transaction((m) => m.find(HostedProfileLayer, { where: { scope_type: 'hosted_default' } }))
       .then((rows) => {
         const map = byId(rows);
         this.cache = { rows: map, loadedAt: Date.now() };
@@ -115,6 +129,6 @@ export class HostedDefaultsStore implements OnApplicationBootstrap {
   }
 }
 
-function byId(rows: ProfileLayer[]): HostedDefaults {
+function byId(rows: ProfileLayerColumns[]): HostedDefaults {
   return new Map(rows.map((row) => [row.scope_id, row]));
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, EntityTarget } from 'typeorm';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { ProfileValue } from './profile-fields.constants';
 import { flattenStored, nestFields } from './profile-field-validation.util';
+import { ProfileLayerColumns } from './profile-layer.columns';
 import { ProfileLayer } from './profile-layer.entity';
 import { findLayer } from './profile-layer-rows.util';
 import { LayerProvenance } from './profile-layer.view';
@@ -23,11 +24,13 @@ export interface LayerWrite {
   /** hosted_default: revisions continue after a reset, so a new layer may not start at 1. */
   firstRevision: number;
   now: Date;
+  /** The table: the tenant's profile_layers, or the control plane's hosted_profile_layers. */
+  target?: EntityTarget<ProfileLayerColumns>;
 }
 
 export interface WriteOutcome {
-  row: ProfileLayer;
-  previous: ProfileLayer | null;
+  row: ProfileLayerColumns;
+  previous: ProfileLayerColumns | null;
   /** False for an identical re-save: the revision stays. */
   changed: boolean;
   /** What the fields this write changed need to take effect. */
@@ -42,7 +45,8 @@ export interface WriteOutcome {
  * changes nothing and keeps the revision.
  */
 export async function writeLayer(m: EntityManager, input: LayerWrite): Promise<WriteOutcome> {
-  const current = await findLayer(m, input.scopeType, input.scopeId);
+  const target = input.target ?? ProfileLayer;
+  const current = await findLayer(m, input.scopeType, input.scopeId, target);
   const currentRevision = current?.revision ?? 0;
   if (input.expectedRevision !== undefined && input.expectedRevision !== currentRevision) {
     throw ProfileError.staleRevision(input.expectedRevision, currentRevision);
@@ -55,7 +59,7 @@ export async function writeLayer(m: EntityManager, input: LayerWrite): Promise<W
   }
   const changes = changedFields(current, input.values, input.resets);
   if (!current) {
-    const row: ProfileLayer = {
+    const row: ProfileLayerColumns = {
       id: randomUUID(),
       scope_type: input.scopeType,
       scope_id: input.scopeId,
@@ -68,12 +72,12 @@ export async function writeLayer(m: EntityManager, input: LayerWrite): Promise<W
       created_at: input.now,
       updated_at: input.now,
     };
-    await m.insert(ProfileLayer, row);
+    await m.insert(target, row);
     return { row, previous: null, changed: true, restart_report: reportFor(changes) };
   }
-  const row: ProfileLayer = { ...current, fields, reset_fields: resets, provenance, revision: current.revision + 1, updated_at: input.now };
+  const row: ProfileLayerColumns = { ...current, fields, reset_fields: resets, provenance, revision: current.revision + 1, updated_at: input.now };
   const result = await m.update(
-    ProfileLayer,
+    target,
     { id: current.id, revision: current.revision },
     { fields, reset_fields: resets, provenance, revision: row.revision, updated_at: input.now },
   );
@@ -81,13 +85,13 @@ export async function writeLayer(m: EntityManager, input: LayerWrite): Promise<W
   return { row, previous: current, changed: true, restart_report: reportFor(changes) };
 }
 
-function sameReason(current: ProfileLayer, next: LayerProvenance): boolean {
+function sameReason(current: ProfileLayerColumns, next: LayerProvenance): boolean {
   const before = JSON.parse(current.provenance) as LayerProvenance;
   return (before.override_reason ?? null) === (next.override_reason ?? null) && canonicalJson(before.cloned_from) === canonicalJson(next.cloned_from);
 }
 
 /** Flat names whose value, presence or reset differs between the stored layer and the new one. */
-function changedFields(current: ProfileLayer | null, values: Map<string, ProfileValue>, resets: string[]): string[] {
+function changedFields(current: ProfileLayerColumns | null, values: Map<string, ProfileValue>, resets: string[]): string[] {
   const before = current ? flattenStored(JSON.parse(current.fields) as Record<string, unknown>) : new Map<string, ProfileValue>();
   const beforeResets = new Set(current ? (JSON.parse(current.reset_fields) as string[]) : []);
   const names = new Set([...before.keys(), ...values.keys(), ...beforeResets, ...resets]);

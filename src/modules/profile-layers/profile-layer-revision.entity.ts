@@ -1,36 +1,8 @@
-import { Column, Entity } from 'typeorm';
-import { PrimaryIdColumn, TimestampColumn } from '../../database/columns';
-import { LayerStatus } from './profile-scope.constants';
+import { Entity } from 'typeorm';
+import { ProfileLayerRevisionColumns } from './profile-layer-revision.columns';
 
-export type RevisionAction = 'save' | 'activate' | 'deprecate' | 'retire' | 'reset';
+export type { RevisionAction } from './profile-layer-revision.columns';
 
-/** One change of a hosted_default layer: the audit trail behind get_profile_layer_revisions. */
+/** A revision of a self-hosted instance's hosted_default layer, in the tenant's storage. */
 @Entity('profile_layer_revisions')
-export class ProfileLayerRevision {
-  @PrimaryIdColumn()
-  id!: string;
-
-  @Column('text')
-  scope_id!: string;
-
-  @Column('integer')
-  revision!: number;
-
-  @Column('text')
-  action!: RevisionAction;
-
-  @Column('text')
-  status!: LayerStatus;
-
-  @Column('text')
-  fields!: string;
-
-  @Column('text')
-  reset_fields!: string;
-
-  @Column('text')
-  provenance!: string;
-
-  @TimestampColumn()
-  created_at!: Date;
-}
+export class ProfileLayerRevision extends ProfileLayerRevisionColumns {}

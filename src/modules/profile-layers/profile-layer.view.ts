@@ -1,5 +1,5 @@
-import { ProfileLayer } from './profile-layer.entity';
-import { ProfileLayerRevision, RevisionAction } from './profile-layer-revision.entity';
+import { ProfileLayerColumns } from './profile-layer.columns';
+import { ProfileLayerRevisionColumns, RevisionAction } from './profile-layer-revision.columns';
 import { LayerStatus, ProfileScope } from './profile-scope.constants';
 
 /** Why and how a layer was last written. */
@@ -36,7 +36,7 @@ export interface ProfileLayerRevisionView {
   created_at: string;
 }
 
-export function toLayerView(layer: ProfileLayer): ProfileLayerView {
+export function toLayerView(layer: ProfileLayerColumns): ProfileLayerView {
   return {
     scope_type: layer.scope_type,
     scope_id: layer.scope_id,
@@ -50,7 +50,7 @@ export function toLayerView(layer: ProfileLayer): ProfileLayerView {
   };
 }
 
-export function toRevisionView(row: ProfileLayerRevision): ProfileLayerRevisionView {
+export function toRevisionView(row: ProfileLayerRevisionColumns): ProfileLayerRevisionView {
   return {
     scope_id: row.scope_id,
     revision: row.revision,

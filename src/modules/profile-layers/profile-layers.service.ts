@@ -13,6 +13,7 @@ import { HostedDefaultsService } from './hosted-defaults.service';
 import { HostedDefaultsStore } from './hosted-defaults.store';
 import { withSaveRetry, writeLayer } from './layer-writer.util';
 import { checkLayerFields } from './profile-field-validation.util';
+import { ProfileLayerColumns } from './profile-layer.columns';
 import { ProfileLayer } from './profile-layer.entity';
 import { findLayer } from './profile-layer-rows.util';
 import { LayerProvenance, ProfileLayerView, toLayerView } from './profile-layer.view';
@@ -45,7 +46,7 @@ export class ProfileLayersService {
     if (query.scope_type) where.scope_type = query.scope_type;
     if (query.scope_id) where.scope_id = query.scope_id;
     if (query.project_id) where.project_id = query.project_id;
-    const own = await this.db.transaction((m) => m.find(ProfileLayer, { where }));
+    const own: ProfileLayerColumns[] = await this.db.transaction((m) => m.find(ProfileLayer, { where }));
     let layers = own.filter((row) => row.scope_type !== 'hosted_default' || this.hostedDefaults.visible(row)).map(toLayerView);
     const wantsHosted = (!query.scope_type || query.scope_type === 'hosted_default') && !query.project_id;
     if (this.store.inControlPlane) {

@@ -9,7 +9,7 @@ import { Session } from '../sessions/session.entity';
 import { EffectiveProfileQueryDto } from './dto/effective-profile-query.dto';
 import { HostedDefaultsStore } from './hosted-defaults.store';
 import { ProfileValue } from './profile-fields.constants';
-import { ProfileLayer } from './profile-layer.entity';
+import { ProfileLayerColumns } from './profile-layer.columns';
 import { findLayer, selectedHostedDefault, toLayerInput } from './profile-layer-rows.util';
 import { ProfileError } from './profile-layers.errors';
 import {
@@ -158,7 +158,7 @@ export class ProfileResolver implements OnModuleInit {
     const include = (scope: ProfileScope) => upTo === undefined || PROFILE_SCOPES.indexOf(scope) < PROFILE_SCOPES.indexOf(upTo);
     const layers: LayerInput[] = [];
     const refs: LayerRef[] = [];
-    const add = (row: ProfileLayer | null) => {
+    const add = (row: ProfileLayerColumns | null) => {
       if (!row) return;
       layers.push(toLayerInput(row));
       refs.push(refOf(row));
@@ -237,7 +237,7 @@ export class ProfileResolver implements OnModuleInit {
   }
 }
 
-function refOf(row: ProfileLayer): LayerRef {
+function refOf(row: ProfileLayerColumns): LayerRef {
   return { scope_type: row.scope_type, scope_id: row.scope_id, revision: row.revision, status: row.status };
 }
 
