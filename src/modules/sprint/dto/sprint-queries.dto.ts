@@ -18,25 +18,26 @@ export class ListSprintItemsQueryDto {
   @LabelRules('version')
   version?: string;
 
+  // class-validator reports the rule declared last first: the type check comes last.
   @IsOptional()
   @QueryInt()
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1)
   @Max(LIST_LIMIT_MAX)
+  @Min(1)
+  @IsInt({ message: 'limit must be a whole number' })
   limit?: number;
 
   @IsOptional()
   @QueryInt()
-  @IsInt({ message: 'offset must be a whole number' })
   @Min(0)
+  @IsInt({ message: 'offset must be a whole number' })
   offset?: number;
 }
 
 /** GET /projects/{id}/resources/sprint-items: the items that declare a resource. */
 export class ResourceQueryDto {
   /** `<kind>:<path-or-name>`, e.g. file:src/app.ts (file paths are normalised as file locks are). */
-  @IsString()
   @MaxLength(1100)
+  @IsString()
   resource!: string;
 
   @IsOptional()
@@ -64,8 +65,8 @@ export class ReconcileQueryDto {
   /** Recent commits to read (default 50). */
   @IsOptional()
   @QueryInt()
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1)
   @Max(500)
+  @Min(1)
+  @IsInt({ message: 'limit must be a whole number' })
   limit?: number;
 }
