@@ -7,6 +7,7 @@ import { OtlpLibraryLoader } from '../src/modules/ai-log/otlp-library.loader';
 import { OtlpReceiver } from './ai-log-otlp-receiver';
 import { seedToolCalls } from './ai-log-seed';
 import { backends, RunningBackend } from './support/backends';
+import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { REPO_ROOT } from './support/processes';
 import { startApp, TestApp } from './support/test-app';
@@ -93,7 +94,7 @@ describe('AI-log export fallbacks and clamps (SQLite)', () => {
       OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=from%20otel',
       OTEL_SERVICE_NAME: 'otel-named',
     });
-    const p = (await fetch(`${app.url}/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Fallback' }) }).then((r) => r.json())).id;
+    const p = (await new Http(app.url).post('/projects', { name: 'Fallback' })).body.id as string;
     await seedToolCalls(app, undefined, p, 3);
     const before = receiver.requests.length;
     const pass = await callTool(client, 'export_ai_log_otel', { project_id: p });
@@ -109,7 +110,7 @@ describe('AI-log export fallbacks and clamps (SQLite)', () => {
 
   test("with no endpoint anywhere the pass is not_configured; a project's endpoint then completes the chain", async () => {
     const { app, client } = await boot({ SERVICE_AI_LOG_OTEL_ENABLED: 'true' });
-    const p = (await fetch(`${app.url}/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Own endpoint' }) }).then((r) => r.json())).id;
+    const p = (await new Http(app.url).post('/projects', { name: 'Own endpoint' })).body.id as string;
     await seedToolCalls(app, undefined, p, 2);
     const before = receiver.requests.length;
     expect((await callTool(client, 'export_ai_log_otel', { project_id: p })).value).toMatchObject({ status: 'not_configured', reason: 'no endpoint configured', sent: 0 });
@@ -136,7 +137,7 @@ describe('AI-log export fallbacks and clamps (SQLite)', () => {
       SERVICE_AI_LOG_OTEL_TIMEOUT_S: '0',
       SERVICE_AI_LOG_OTEL_TOTAL_DEADLINE_S: '9999',
     });
-    const p = (await fetch(`${app.url}/projects`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Clamped' }) }).then((r) => r.json())).id;
+    const p = (await new Http(app.url).post('/projects', { name: 'Clamped' })).body.id as string;
     const status = await callTool(client, 'get_ai_log_export_status', { project_id: p });
     expect(status.value.config.settings).toEqual({ batch_size: 3, chunk_size: 1, max_retries: 10, backoff_base_s: 10, timeout_s: 1, total_deadline_s: 60 });
     await seedToolCalls(app, undefined, p, 5);

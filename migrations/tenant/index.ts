@@ -14,6 +14,7 @@ import { Hooks1732257000000 } from './1732257000000-hooks';
 import { SprintItems1732260000000 } from './1732260000000-sprint-items';
 import { ProfileLayers1732280000000 } from './1732280000000-profile-layers';
 import { AiLog1732290000000 } from './1732290000000-ai-log';
+import { AiLogLeanIndexes1732290100000 } from './1732290100000-ai-log-lean-indexes';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -32,4 +33,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   SprintItems1732260000000,
   ProfileLayers1732280000000,
   AiLog1732290000000,
+  AiLogLeanIndexes1732290100000,
 ];

@@ -60,6 +60,7 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private closing = false;
+  private flushQueued = false;
   private dropped = 0;
 
   constructor(private readonly db: TenantDb) {}
@@ -88,8 +89,11 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     batch.events.push(event);
     this.pendingCount++;
     if (this.closing) return this.flush();
-    if (this.pendingCount >= FLUSH_AT) void this.flush();
-    else this.schedule(FLUSH_DELAY_MS);
+    if (this.pendingCount < FLUSH_AT) this.schedule(FLUSH_DELAY_MS);
+    else if (!this.flushQueued) {
+      this.flushQueued = true;
+      void this.flush();
+    }
   }
 
   /** Writes everything buffered so far; resolves when it is stored (or has failed and been kept for a retry). */
@@ -120,6 +124,7 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
   }
 
   private async writeAll(): Promise<void> {
+    this.flushQueued = false;
     if (this.pendingCount === 0) return;
     const batches = [...this.pending.values()];
     this.pending = new Map();

@@ -9,6 +9,10 @@ export const REDACTED = '[redacted]';
 export const MAX_ARGUMENTS_CHARS = 8 * 1024;
 const MAX_DEPTH = 8;
 const MAX_STRING = 2000;
+/** Values that cannot hold a secret and are in nearly every call: ids, times, short words. */
+const PLAINLY_SAFE = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|-?\d+(?:\.\d+)?|.{0,7})$/i;
+/** No secret pattern fits in fewer characters; longer keys are checked like values. */
+const SHORT_KEY = 16;
 
 /** True for a key such as `token`, `api_key`, `github_token`, `Authorization` or `client-secret`. */
 export function isSecretKey(key: string): boolean {
@@ -36,13 +40,14 @@ function redactValue(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.slice(0, 100).map((v) => redactValue(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value as Record<string, unknown>).slice(0, 100)) {
-    const safeKey = redactSecrets(key);
+    const safeKey = key.length < SHORT_KEY ? key : redactSecrets(key);
     out[safeKey] = isSecretKey(key) ? REDACTED : redactValue(v, depth + 1);
   }
   return out;
 }
 
 function redactString(text: string): string {
+  if (PLAINLY_SAFE.test(text)) return text;
   const clean = redactSecrets(text);
   // What redactSecrets cannot cut out (a provider key in an unknown format, a long random token) hides the whole value.
   if (findSecret(clean)) return REDACTED;
