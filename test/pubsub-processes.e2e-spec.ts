@@ -77,13 +77,15 @@ describeRedis('two server processes sharing Postgres and Redis', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  test('a dashboard connected to B sees what happened on A: hitl_created, hitl_answered, message_sent, session_started, session_closed', async () => {
+  test('a dashboard connected to B sees what happened on A: hitl_created, hitl_answered, message_sent, sprint_item_changed, session_started, session_closed', async () => {
     const socket = await dashboardSocket(servers[1].url, token);
     try {
       const s = (await a.post('/sessions/register', { project_id: projectId, name: 'seen-on-b' })).body;
       const q = (await a.post(`/projects/${projectId}/hitl`, { question: 'Seen on B?', session_id: s.id })).body;
       await a.patch(`/hitl/${q.id}`, { answer: 'seen' });
       const m = (await a.post(`/projects/${projectId}/messages`, { broadcast: true, body: 'hello dashboards' })).body;
+      const item = await a.post(`/projects/${projectId}/sprint-items`, { title: 'Fan out dashboard events', version: 'v1' });
+      expect(item.status).toBe(201);
       await a.post(`/sessions/${s.id}/close`);
       const find = (event: string, match: (d: any) => boolean) => waitUntil(() => socket.frames.find((f) => f.event === event && match(f.data)), 10_000, event);
       await find('session_started', (d) => d.session.id === s.id);
@@ -91,6 +93,7 @@ describeRedis('two server processes sharing Postgres and Redis', () => {
       expect((await find('hitl_answered', (d) => d.request.id === q.id)).data.request.answer).toBe('seen');
       expect((await find('message_sent', (d) => d.message.id === m.id)).data.message.body).toBe('hello dashboards');
       await find('session_closed', (d) => d.session.id === s.id);
+      expect((await find('sprint_item_changed', (d) => d.item_id === item.body.id)).data.project_id).toBe(projectId);
       // Exactly once each: the instance that published does not echo its own event back.
       expect(socket.frames.filter((f) => f.event === 'hitl_created' && f.data.request.id === q.id)).toHaveLength(1);
     } finally {
