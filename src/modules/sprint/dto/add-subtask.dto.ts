@@ -1,6 +1,9 @@
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { IsBoolean, IsIn, ValidateIf } from 'class-validator';
 import { OWNERS, PRIORITIES, SprintOwner, SprintPriority } from '../sprint.constants';
 import { FlagRules, ResourcesRules, TextRules, TitleRules } from './sprint-field.rules';
+
+/** Optional, but null is not a value. */
+const given = (_: object, value: unknown) => value !== undefined;
 
 /** A subtask of an item: it takes the parent's version, sprint and track. */
 export class AddSubtaskDto {
@@ -8,31 +11,31 @@ export class AddSubtaskDto {
   title!: string;
 
   /** Who carries it out: ai (default) or human (an AI worker cannot claim a human subtask). */
-  @IsOptional()
+  @ValidateIf(given)
   @IsIn(OWNERS)
   owner?: SprintOwner;
 
-  @IsOptional()
+  @ValidateIf(given)
   @TextRules('notes')
   notes?: string;
 
-  @IsOptional()
+  @ValidateIf(given)
   @IsIn(PRIORITIES)
   priority?: SprintPriority;
 
-  @IsOptional()
+  @ValidateIf(given)
   @ResourcesRules('touches_resources')
   touches_resources?: string[];
 
-  @IsOptional()
+  @ValidateIf(given)
   @FlagRules('required_notes')
   required_notes?: number;
 
-  @IsOptional()
+  @ValidateIf(given)
   @FlagRules('prospect_bypass')
   prospect_bypass?: number;
 
-  @IsOptional()
+  @ValidateIf(given)
   @IsBoolean()
   force?: boolean;
 }

@@ -1,34 +1,37 @@
-import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
+import { IsBoolean, IsUUID, ValidateIf } from 'class-validator';
 import { LabelRules, TextRules } from './sprint-field.rules';
+
+/** Optional, but null is not a value. */
+const given = (_: object, value: unknown) => value !== undefined;
 
 /** POST .../complete: evidence (notes or a task log entry) and, optionally, who completes it. */
 export class CompleteSprintItemDto {
-  @IsOptional()
+  @ValidateIf(given)
   @IsUUID('all', { message: 'task_id must be a UUID' })
   task_id?: string;
 
-  @IsOptional()
+  @ValidateIf(given)
   @TextRules('notes')
   notes?: string;
 
   /** Mark the work done pending verification (status provisional_complete) instead of done. */
-  @IsOptional()
+  @ValidateIf(given)
   @IsBoolean()
   provisional?: boolean;
 
   /** The completing session: refused while another live session holds the item. */
-  @IsOptional()
+  @ValidateIf(given)
   @IsUUID('all', { message: 'session_id must be a UUID' })
   session_id?: string;
 }
 
 /** POST .../fail and .../skip. */
 export class CloseSprintItemDto {
-  @IsOptional()
+  @ValidateIf(given)
   @TextRules('reason')
   reason?: string;
 
-  @IsOptional()
+  @ValidateIf(given)
   @IsUUID('all', { message: 'session_id must be a UUID' })
   session_id?: string;
 }
