@@ -249,6 +249,16 @@ describe.each(backends().map((b) => [b.name, b] as const))('profile layers on %s
       reset_fields: ['code_intel_enabled'],
       provenance: { cloned_from: { scope_type: 'user', scope_id: 'source-person', revision: 1 } },
     });
+    // The source's override_reason travels with the copy.
+    await save('workspace', 'singleton', { fields: { require_merge_approval: true } });
+    try {
+      await save('user', 'relaxed', { fields: { require_merge_approval: false }, override_reason: 'prototype repository' });
+      const relaxed = await run.http.post('/profile-layers/user/relaxed/clone', { target_scope_type: 'user', target_scope_id: 'relaxed-too' });
+      expect(relaxed.status).toBe(200);
+      expect(relaxed.body.provenance).toMatchObject({ override_reason: 'prototype repository', loosened: ['require_merge_approval'] });
+    } finally {
+      await clearWorkspace();
+    }
     await save('session', sessionId, { fields: { executor_config: { repo_path: '/srv/app' } } });
     const client = await connectMcp(run.testApp.url, run.token);
     try {

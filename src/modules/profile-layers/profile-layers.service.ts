@@ -98,12 +98,17 @@ export class ProfileLayersService {
     return { ...toLayerView(outcome.row), changed: outcome.changed, restart_report: outcome.restart_report, restart_required: needsRestart(outcome.restart_report) };
   }
 
-  /** Copies a layer's fields and reset_fields to another scope, as a save there (same rules, same checks). */
+  /**
+   * Copies a layer's fields, reset_fields and provenance (its override_reason,
+   * unless the clone gives its own) to another scope, as a save there: same
+   * rules, same checks, and the copy records where it came from.
+   */
   async clone(source: ProfileScopeParamsDto, input: CloneProfileLayerDto): Promise<LayerSaveResult> {
     const from = await this.source(source);
+    const reason = input.override_reason ?? from.view.provenance.override_reason ?? undefined;
     return this.save(
       { scope_type: input.target_scope_type, scope_id: input.target_scope_id },
-      { fields: from.view.fields, reset_fields: from.view.reset_fields, expected_revision: input.expected_revision, override_reason: input.override_reason },
+      { fields: from.view.fields, reset_fields: from.view.reset_fields, expected_revision: input.expected_revision, override_reason: reason },
       { scope_type: from.scope_type, scope_id: from.view.scope_id, revision: from.view.revision },
     );
   }
