@@ -124,11 +124,14 @@ async function measureMode(root, db, mode, opts, production) {
           }).then(async (res) => ({ at: performance.now(), body: await res.json() })),
         );
       agents.forEach((agent) => arm(agent));
-      // Idle means idle: every long-poll has made its first read and registered its waiter.
-      for (let i = 0; registry.size < count * 2; i++) {
-        if (i > 300) throw new Error(`only ${registry.size / 2} of ${count} receivers are waiting`);
-        await sleep(20);
-      }
+      // A receiver is waiting once its long-poll has read and registered its waiter (two topics each).
+      const waitingAll = async () => {
+        for (let i = 0; registry.size < count * 2; i++) {
+          if (i > 3000) throw new Error(`only ${registry.size / 2} of ${count} receivers are waiting`);
+          await sleep(1);
+        }
+      };
+      await waitingAll();
       await sleep(200);
 
       // Idle: everyone waits, nothing is sent.
@@ -150,7 +153,8 @@ async function measureMode(root, db, mode, opts, production) {
         times.push(got.at - started);
         wakes.push(Math.max(0, got.at - answered));
         arm(agent, sent.json.seq);
-        if (count === 1) await sleep(2); // let the new long-poll register before the next send
+        // The next send starts once every receiver is waiting again, so no sample is a lucky first read.
+        await waitingAll();
       }
       result.latency[count] = summary(times);
       result.wake[count] = summary(wakes);
