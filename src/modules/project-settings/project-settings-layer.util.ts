@@ -39,7 +39,7 @@ export function legacyLayer(projectId: string, row: ProjectSettingsRow): LegacyP
     scope_id: projectId,
     values: legacyValues(row),
     resets: [],
-    override: Boolean(provenance?.override_reason),
+    override_reason: provenance?.override_reason ?? null,
     revision: row.revision,
     provenance,
   };
