@@ -24,8 +24,16 @@ export interface ReceivedRequest {
   status: number;
 }
 
-/** Decides the answer to a request: a status code (2xx accepts), optionally after a delay. */
-export type ReceiverBehaviour = (request: { chunkOrdinal: number; attempt: number; records: ReceivedRecord[] }) => { status: number; delayMs?: number };
+/**
+ * Decides the answer to a request: a status code (2xx accepts), optionally after a delay, or
+ * trickled: headers at once, then a byte every 100 ms for `trickleMs`, so the connection never
+ * goes idle while the answer takes long.
+ */
+export type ReceiverBehaviour = (request: { chunkOrdinal: number; attempt: number; records: ReceivedRecord[] }) => {
+  status: number;
+  delayMs?: number;
+  trickleMs?: number;
+};
 
 export const accept: ReceiverBehaviour = () => ({ status: 200 });
 
@@ -97,7 +105,7 @@ export class OtlpReceiver {
         const chunkOrdinal = this.ordinals.get(key) as number;
         const attempt = (this.attempts.get(chunkOrdinal) ?? 0) + 1;
         this.attempts.set(chunkOrdinal, attempt);
-        const { status, delayMs } = this.behaviour({ chunkOrdinal, attempt, records });
+        const { status, delayMs, trickleMs } = this.behaviour({ chunkOrdinal, attempt, records });
         const entry: ReceivedRequest = { at: Date.now(), path: req.url ?? '', headers: req.headers, records, chunkOrdinal, status };
         this.requests.push(entry);
         const answer = () => {
@@ -105,7 +113,21 @@ export class OtlpReceiver {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(status >= 200 && status < 300 ? '{}' : '{"code":13,"message":"refused by the test receiver"}');
         };
-        if (delayMs) setTimeout(answer, delayMs);
+        if (trickleMs) {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          const started = Date.now();
+          const tick = setInterval(() => {
+            if (res.destroyed || Date.now() - started >= trickleMs) {
+              clearInterval(tick);
+              if (!res.destroyed) {
+                if (status >= 200 && status < 300) this.accepted.push(...records);
+                res.end('{}');
+              }
+              return;
+            }
+            res.write(' ');
+          }, 100);
+        } else if (delayMs) setTimeout(answer, delayMs);
         else answer();
       });
     });

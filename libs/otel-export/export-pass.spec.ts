@@ -139,6 +139,18 @@ describe('an export pass against a local OTLP/HTTP receiver', () => {
     }
   });
 
+  test('an answer still trickling in when the attempt times out does not block the retry', async () => {
+    receiver.behaviour = ({ attempt }) => (attempt === 1 ? { status: 200, trickleMs: 3000 } : { status: 200 });
+    const sender = createOtlpSender(library(), target);
+    try {
+      const result = await runExportPass(new MemorySource([record(1)]), sender, numbers({ timeoutS: 1, maxRetries: 2 }));
+      expect(result).toMatchObject({ status: 'ok', attempts: 2, sent: 1, last_error: 'timed out after 1000 ms' });
+      expect(receiver.requests).toHaveLength(2);
+    } finally {
+      sender.close();
+    }
+  });
+
   test('the headers sent are exactly the target headers, whatever OTEL_EXPORTER_OTLP_HEADERS holds in the process', async () => {
     const saved = process.env.OTEL_EXPORTER_OTLP_HEADERS;
     process.env.OTEL_EXPORTER_OTLP_HEADERS = 'x-from-process-env=leak';

@@ -85,7 +85,8 @@ export class OtlpChunkSender {
         url: this.target.endpoint,
         headers: { ...this.target.headers },
         timeoutMillis,
-        concurrencyLimit: 1,
+        // Room for a request that outlived its attempt (a slow answer): it must not block the retry.
+        concurrencyLimit: 8,
         compression: 'none' as never,
       });
       pinTransport(exporter, this.target.headers);
