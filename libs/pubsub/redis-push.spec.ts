@@ -140,7 +140,16 @@ describeWithRedisServer('availability states against a real redis-server', () =>
   });
 
   test('reachable -> degraded when only the subscription is killed while publishing still works, then back to reachable', async () => {
-    push = new RedisPush({ url: server.url, prefix: uniquePrefix('sub'), probeIntervalMs: 100 });
+    // The subscribing connection (built second) waits 1.5 s before reconnecting, so the degraded spell is long enough to see.
+    let built = 0;
+    const createClient = (url: string) => {
+      built += 1;
+      const delay = built === 2 ? 1500 : 100;
+      const client = new Redis(url, { enableOfflineQueue: false, autoResubscribe: false, maxRetriesPerRequest: 0, commandTimeout: 500, retryStrategy: () => delay });
+      client.on('error', () => undefined);
+      return client;
+    };
+    push = new RedisPush({ url: server.url, prefix: uniquePrefix('sub'), probeIntervalMs: 100, createClient });
     await reachState(push, 'reachable');
     const admin = new Redis(server.url);
     try {
