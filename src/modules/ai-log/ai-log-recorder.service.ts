@@ -41,6 +41,7 @@ const MAX_PENDING = 50_000;
 const MAX_FAILURES = 5;
 const RETRY_DELAY_MS = 1000;
 const ROWS_PER_INSERT = 300;
+const PARALLEL_TENANTS = 4;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -129,12 +130,18 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     const batches = [...this.pending.values()];
     this.pending = new Map();
     this.pendingCount = 0;
-    for (const batch of batches) {
-      try {
-        await runWithTenant(batch.tenant, () => this.db.transaction((m) => this.write(m, batch.events)));
-      } catch (error) {
-        this.keepForRetry(batch, error);
-      }
+    // A few tenants at a time: one slow database (a BYODB one) does not hold up the others,
+    // and the shared pool keeps connections for requests.
+    for (let i = 0; i < batches.length; i += PARALLEL_TENANTS) {
+      await Promise.all(
+        batches.slice(i, i + PARALLEL_TENANTS).map(async (batch) => {
+          try {
+            await runWithTenant(batch.tenant, () => this.db.transaction((m) => this.write(m, batch.events)));
+          } catch (error) {
+            this.keepForRetry(batch, error);
+          }
+        }),
+      );
     }
   }
 
