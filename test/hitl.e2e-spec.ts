@@ -14,7 +14,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('HITL on %s', (_name,
   const ask = (body: Record<string, unknown>, project = projectId) => run.http.post(`/projects/${project}/hitl`, { session_id: session.id, ...body });
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_POLL_INTERVAL_MS: '200', SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_POLL_INTERVAL_MS: '200', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MAX_WAIT_SECONDS: '3' });
     projectId = (await run.http.post('/projects', { name: 'HITL' })).body.id;
     session = (await run.http.post('/sessions/register', { project_id: projectId, name: 'asker', human_id: 'grace' })).body;
   });
@@ -112,7 +112,12 @@ describe.each(backends().map((b) => [b.name, b] as const))('HITL on %s', (_name,
       const started = Date.now();
       expect((await run.http.get(`/hitl/${p.id}?wait=1`)).body.status).toBe('pending');
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-      // A wait above the cap is capped, not refused; a negative or non-numeric one is refused.
+      // A wait above the cap (3 s here) is shortened, not refused; a negative or non-numeric one is refused.
+      const capped = Date.now();
+      const long = await run.http.get(`/hitl/${p.id}?wait=600`);
+      expect(long.body.status).toBe('pending');
+      expect(Date.now() - capped).toBeGreaterThanOrEqual(2900);
+      expect(Date.now() - capped).toBeLessThan(8000);
       expect((await run.http.get(`/hitl/${p.id}?wait=abc`)).status).toBe(400);
       expect((await run.http.get(`/hitl/${p.id}?wait=-1`)).status).toBe(400);
     } finally {
