@@ -5,7 +5,7 @@ import { requireProject } from '../projects/require-project.util';
 import { FileLocksService } from '../sessions/file-locks.service';
 import { Session } from '../sessions/session.entity';
 import { SessionError } from '../sessions/sessions.errors';
-import { claimItemSql, claimNextSql, peekNextSql } from './claim-sql';
+import { claimItemSql, claimNextSql, claimTouchesSession, peekNextSql } from './claim-sql';
 import { ClaimSprintItemDto } from './dto/claim-sprint-item.dto';
 import { isUuid } from './dto/sprint-field.rules';
 import { SprintDb } from './sprint-db.service';
@@ -53,7 +53,7 @@ export class SprintClaimsService {
     const params = [tx.projectId, sessionId, sqlTimestamp(tx.dialect, tx.now), claimant, byId ? ref.toLowerCase() : ref];
     // A second attempt only when the item changed between the claim and the explanation (a release, a PATCH).
     for (let attempt = 0; attempt < 2; attempt++) {
-      const rows = await queryRows(tx.m, tx.dialect, claimItemSql(byId), params);
+      const rows = await queryRows(tx.m, tx.dialect, claimItemSql(tx.dialect, byId), params);
       if (rows.length > 0) return this.claimed(tx, rows[0], sessionId);
       const held = await this.explainRefusal(tx, sessionId, claimant, ref);
       if (held) return { claimed: true, item: toSprintItemView(held), already_held: true };
@@ -76,8 +76,8 @@ export class SprintClaimsService {
 
   private async claimed(tx: SprintTx, row: Record<string, unknown>, sessionId: string): Promise<ClaimResult> {
     const item = itemFromRow(row);
-    // Claiming is activity: it keeps the session from being swept.
-    await tx.m.update(Session, { id: sessionId }, { last_seen: tx.now });
+    // Claiming is activity: it keeps the session from being swept (on Postgres the claim statement did it).
+    if (!claimTouchesSession(tx.dialect)) await tx.m.update(Session, { id: sessionId }, { last_seen: tx.now });
     tx.changed('claimed', item);
     return { claimed: true, item: toSprintItemView(item) };
   }
