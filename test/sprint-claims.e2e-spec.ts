@@ -2,9 +2,14 @@ import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
 import { SprintItem } from '../src/modules/sprint/sprint-item.entity';
 import { TenantsService } from '../src/modules/tenants/tenants.service';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { backends, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { ServerProcess, startServerProcess } from './support/processes';
 import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './sprint.helpers';
 
@@ -72,6 +77,8 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint claims on %s'
       expect(order).toEqual([urgent.id, highOld.id, highNew.id, normal.id, lowOld.id]);
       const tracks = (await run.http.get(`/projects/${projectId}/sprint-tracks`)).body;
       expect(tracks).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'later', state: 'deferred', item_count: 1 })]));
+      // A manual blocker only keeps an item out of the pick: named by id, it can be claimed.
+      expect((await api.claim(projectId, 'hotel-manual-blocker', { session_id: s.id })).body.item.blocker_kind).toBe('manual');
       // A track set active again is handed out again.
       await run.http.send('PUT', `/projects/${projectId}/sprint-tracks/later`, { state: 'active' });
       expect((await api.claim(projectId, undefined, { session_id: s.id })).body.item.title).toBe('Foxtrot deferred lane');
@@ -153,6 +160,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint claims on %s'
   test('eight workers racing for one item: exactly one wins, seven are told who holds it', async () => {
     const projectId = await api.project('Race');
     const item = await api.item(projectId, { title: 'The one contested item' });
+    const spare = await api.item(projectId, { title: 'Spare work nobody raced for' });
     const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => api.session(projectId, { name: `racer-${i}`, kind: 'worker' })));
     const clients = await Promise.all(sessions.map(() => connectMcp(run.testApp.url, run.token)));
     try {
@@ -165,7 +173,13 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint claims on %s'
       const losers = results.filter((r) => r.isError);
       expect(losers).toHaveLength(7);
       for (const loser of losers) {
-        expect(loser.structured).toMatchObject({ code: 'ALREADY_CLAIMED', claimed: false, claimed_by_session_id: winner.id, claimed_by_session_name: winner.name });
+        expect(loser.structured).toMatchObject({
+          code: 'ALREADY_CLAIMED',
+          claimed: false,
+          claimed_by_session_id: winner.id,
+          claimed_by_session_name: winner.name,
+          next_item_id: spare.id,
+        });
         expect(loser.text).toContain(winner.name);
       }
       expect((await api.get(projectId, item.id)).body).toMatchObject({ status: 'in_progress', claimed_by_session_id: winner.id });
@@ -328,4 +342,55 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
     }
     expect((await api.get(projectId, item.id)).body).toMatchObject({ status: 'pending', claimed_by_session_id: null });
   });
+});
+
+describe('sprint claims across two server processes on one SQLite file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-two-processes-'));
+  const servers: ServerProcess[] = [];
+
+  beforeAll(async () => {
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: join(__dirname, '..'), stdio: 'ignore' });
+    const env = { SERVICE_DB: join(dir, 'shared.db'), SERVICE_SWEEP_INTERVAL_SECONDS: '0' };
+    servers.push(await startServerProcess(env, { timeoutMs: 30_000 }));
+    servers.push(await startServerProcess(env, { timeoutMs: 30_000 }));
+  }, 240_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('workers on both processes drain one sprint: every item claimed exactly once', async () => {
+    const [one, two] = servers.map((s) => new Http(s.url));
+    const projectId = (await one.post('/projects', { name: 'Shared File' })).body.id;
+    const items = Array.from({ length: 300 }, (_, i) => ({ title: `shared item ${i}`, version: 'v1', force: true }));
+    expect((await two.post(`/projects/${projectId}/sprint-batch`, { op: 'create', items })).status).toBe(200);
+    // Set-up one at a time: only the claims race each other here.
+    const workers: { http: Http; session: string }[] = [];
+    for (let i = 0; i < 16; i++) {
+      const http = i % 2 === 0 ? one : two;
+      const res = await http.post('/sessions/register', { project_id: projectId, kind: 'worker' });
+      expect(res.status).toBe(201);
+      workers.push({ http, session: res.body.id });
+    }
+    const claims = new Map<string, number>();
+    const failures: string[] = [];
+    await Promise.all(
+      workers.map(async ({ http, session }) => {
+        for (;;) {
+          const res = await http.post(`/projects/${projectId}/sprint-items/claim`, { session_id: session });
+          if (res.status !== 200) {
+            failures.push(`${res.status} ${res.text.slice(0, 200)}`);
+            return;
+          }
+          if (!res.body.claimed) return;
+          claims.set(res.body.item.id, (claims.get(res.body.item.id) ?? 0) + 1);
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+    expect([...claims.values()].filter((n) => n > 1)).toEqual([]);
+    expect(claims.size).toBe(300);
+    const listed = (await one.get(`/projects/${projectId}/sprint-items?status=in_progress&limit=1000`)).body as { id: string }[];
+    expect(new Set(listed.map((i) => i.id))).toEqual(new Set(claims.keys()));
+  }, 240_000);
 });

@@ -158,6 +158,14 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint item transiti
       // Out of indeterminate: a claim by id, or any finishing route.
       expect((await api.claim(projectId, other.id, { session_id: worker.id })).body.item.status).toBe('in_progress');
       expect((await post(projectId, other.id, 'complete', { notes: 'fixed by hand' })).body.status).toBe('done');
+
+      // A pushed subtask leaves the parent as it is: a person decides.
+      const third = await api.item(projectId, { title: 'Polish onboarding' });
+      const t1 = (await run.http.post(`/projects/${projectId}/sprint-items/${third.id}/subtasks`, { title: 'Shorter signup form' })).body;
+      const t2 = (await run.http.post(`/projects/${projectId}/sprint-items/${third.id}/subtasks`, { title: 'Animated welcome tour' })).body;
+      await post(projectId, t1.id, 'complete', {});
+      await post(projectId, t2.id, 'push', { to_version: 'v6' });
+      expect((await api.get(projectId, third.id)).body).toMatchObject({ status: 'pending', notes: null });
     } finally {
       await client.close();
     }
