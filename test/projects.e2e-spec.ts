@@ -21,6 +21,9 @@ describe.each(backends().map((b) => [b.name, b] as const))('projects on %s', (_n
       name: 'Alpha',
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      icon: null,
+      organization_status: 'active',
+      parent_id: null,
     });
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     const got = await run.http.get(`/projects/${res.body.id}`);

@@ -22,6 +22,19 @@ import { SprintWaveSummary } from '../modules/sprint/sprint-wave-summary.entity'
 import { ProfileLayer } from '../modules/profile-layers/profile-layer.entity';
 import { ProfileLayerRevision } from '../modules/profile-layers/profile-layer-revision.entity';
 import { ProfileSessionBaseline } from '../modules/profile-layers/profile-session-baseline.entity';
+import { Goal } from '../modules/goals/goal.entity';
+import { GoalVersion } from '../modules/goals/goal-version.entity';
+import { DecisionLogEntry } from '../modules/notes/decision-log-entry.entity';
+import { DevlogEntry } from '../modules/notes/devlog-entry.entity';
+import { Insight } from '../modules/notes/insight.entity';
+import { PinnedDecision } from '../modules/notes/pinned-decision.entity';
+import { ProjectNote } from '../modules/notes/project-note.entity';
+import { ProjectFile } from '../modules/projects/project-file.entity';
+import { Task } from '../modules/tasks/task.entity';
+import { WorkspaceDecision } from '../modules/workspace-layer/workspace-decision.entity';
+import { WorkspaceNote } from '../modules/workspace-layer/workspace-note.entity';
+import { WorkspaceSettingsRow } from '../modules/workspace-layer/workspace-settings.entity';
+import { WorkspaceSprintItem } from '../modules/workspace-layer/workspace-sprint-item.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline, AiLogEvent, AiLogExportConfig, AiLogExportState];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline, AiLogEvent, AiLogExportConfig, AiLogExportState, Goal, GoalVersion, Task, ProjectNote, Insight, DecisionLogEntry, DevlogEntry, PinnedDecision, WorkspaceNote, WorkspaceDecision, WorkspaceSprintItem, WorkspaceSettingsRow, ProjectFile];

@@ -1,3 +1,4 @@
+import { OrganizationStatus } from './project-extras.constants';
 import { Project } from './project.entity';
 
 /** A project as REST and MCP clients see it. */
@@ -6,6 +7,9 @@ export interface ProjectView {
   name: string;
   created_at: string;
   updated_at: string;
+  icon: string | null;
+  organization_status: OrganizationStatus;
+  parent_id: string | null;
 }
 
 export function toProjectView(project: Project): ProjectView {
@@ -14,5 +18,8 @@ export function toProjectView(project: Project): ProjectView {
     name: project.name,
     created_at: project.created_at.toISOString(),
     updated_at: project.updated_at.toISOString(),
+    icon: project.icon,
+    organization_status: project.organization_status,
+    parent_id: project.parent_id,
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { In } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { escapeLike, isUniqueViolation } from '../../common/errors/db-errors';
@@ -33,7 +33,17 @@ export class ProjectsService {
 
   async create(input: CreateProjectDto): Promise<ProjectView> {
     const now = this.clock.now();
-    const project: Project = { id: randomUUID(), name: input.name, name_key: projectNameKey(input.name), created_at: now, updated_at: now };
+    const project: Project = {
+      id: randomUUID(),
+      name: input.name,
+      name_key: projectNameKey(input.name),
+      created_at: now,
+      updated_at: now,
+      agent_instructions: null,
+      icon: null,
+      organization_status: 'active',
+      parent_id: null,
+    };
     return this.db.transaction(async (m) => {
       await this.assertNameFree(m.getRepository(Project), project.name, project.name_key);
       try {
@@ -116,7 +126,7 @@ export class ProjectsService {
     });
   }
 
-  private async assertNameFree(repo: { findOneBy: (w: Partial<Project>) => Promise<Project | null> }, name: string, key: string) {
+  private async assertNameFree(repo: Pick<Repository<Project>, 'findOneBy'>, name: string, key: string) {
     const existing = await repo.findOneBy({ name_key: key });
     if (existing) throw ProjectError.nameTaken(name, existing.id);
   }

@@ -1,0 +1,6 @@
+import { SprintLabelRules } from './goal-field.rules';
+
+export class SetSprintDto {
+  @SprintLabelRules()
+  sprint!: string;
+}

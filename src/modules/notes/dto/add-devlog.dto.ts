@@ -1,0 +1,17 @@
+import { IsUUID } from 'class-validator';
+import { BodyRules, OptionalField } from '../../tasks/dto/field.rules';
+import { DEVLOG_ENTRY_MAX } from '../notes.constants';
+import { HumanIdRules } from './human-id.rules';
+
+export class AddDevlogDto {
+  @BodyRules('entry', DEVLOG_ENTRY_MAX, { notBlank: true })
+  entry!: string;
+
+  @OptionalField()
+  @HumanIdRules()
+  human_id?: string;
+
+  @OptionalField()
+  @IsUUID('all', { message: 'session_id must be a UUID' })
+  session_id?: string;
+}

@@ -1,0 +1,15 @@
+import { IsString, MaxLength } from 'class-validator';
+import { OptionalField, TagQueryRules } from '../../tasks/dto/field.rules';
+import { PageQueryDto } from '../../tasks/dto/page-query.dto';
+
+/** GET .../notes: newest first; `tag` (exact, any case) and `query` (substring of title or body, any case) narrow it. */
+export class ListNotesQueryDto extends PageQueryDto {
+  @OptionalField()
+  @TagQueryRules()
+  tag?: string;
+
+  @OptionalField()
+  @IsString({ message: 'query must be a string' })
+  @MaxLength(200, { message: 'query must be at most 200 characters' })
+  query?: string;
+}

@@ -1,0 +1,11 @@
+import { IsBoolean } from 'class-validator';
+import { QueryBool } from '../../tasks/dto/query.transforms';
+import { OptionalField } from '../../tasks/dto/field.rules';
+
+export class PinnedListQueryDto {
+  /** true: every decision (superseded and archived too), for the history of each. */
+  @OptionalField()
+  @QueryBool()
+  @IsBoolean({ message: 'include_superseded must be true or false' })
+  include_superseded?: boolean;
+}

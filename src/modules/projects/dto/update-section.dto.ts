@@ -1,0 +1,14 @@
+import { IsBoolean } from 'class-validator';
+import { BodyRules, OptionalField } from '../../tasks/dto/field.rules';
+import { PROJECT_FILE_MAX_CHARS } from '../project-extras.constants';
+
+export class UpdateSectionDto {
+  /** The new text between the section's anchors. */
+  @BodyRules('content', PROJECT_FILE_MAX_CHARS)
+  content!: string;
+
+  /** Add the section (and the file) when missing, instead of answering 404. */
+  @OptionalField()
+  @IsBoolean({ message: 'create must be a boolean' })
+  create?: boolean;
+}

@@ -1,0 +1,12 @@
+import { IsUUID } from 'class-validator';
+import { OptionalField } from './field.rules';
+
+/** POST /projects/{id}/tasks/claim: one task by id, or (without task_id) the oldest pending one. */
+export class ClaimTaskDto {
+  @IsUUID('all', { message: 'session_id must be a UUID' })
+  session_id!: string;
+
+  @OptionalField()
+  @IsUUID('all', { message: 'task_id must be a UUID' })
+  task_id?: string;
+}

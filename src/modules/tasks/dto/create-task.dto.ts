@@ -1,0 +1,20 @@
+import { IsIn, IsUUID } from 'class-validator';
+import { TASK_DESCRIPTION_MAX, TASK_STATUSES, TaskStatus } from '../tasks.constants';
+import { BodyRules, OptionalField } from './field.rules';
+
+/** POST /tasks: an entry of the task log, written by a session of the project. */
+export class CreateTaskDto {
+  @IsUUID('all', { message: 'session_id must be a UUID' })
+  session_id!: string;
+
+  @IsUUID('all', { message: 'project_id must be a UUID' })
+  project_id!: string;
+
+  @BodyRules('description', TASK_DESCRIPTION_MAX, { notBlank: true })
+  description!: string;
+
+  /** Default `done`: a log entry records work that was done. */
+  @OptionalField()
+  @IsIn(TASK_STATUSES, { message: `status must be one of ${TASK_STATUSES.join(', ')}` })
+  status?: TaskStatus;
+}

@@ -1,0 +1,11 @@
+import { IsIn } from 'class-validator';
+import { TASK_STATUSES, TaskStatus } from '../tasks.constants';
+import { PageQueryDto } from './page-query.dto';
+import { OptionalField } from './field.rules';
+
+/** GET /projects/{id}/tasks: newest first, `limit` (default 50, at most 200), `offset`, optional `status`. */
+export class ListTasksQueryDto extends PageQueryDto {
+  @OptionalField()
+  @IsIn(TASK_STATUSES, { message: `status must be one of ${TASK_STATUSES.join(', ')}` })
+  status?: TaskStatus;
+}

@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { TenantDb } from '../../../libs/tenancy';
+import { Clock } from '../../common/clock';
+import { RequestError } from '../../common/errors/request-error';
+import { requireProject } from '../projects/require-project.util';
+import { CreateTaskDto } from './dto/create-task.dto';
+import { EnqueueTaskDto } from './dto/enqueue-task.dto';
+import { ListTasksQueryDto } from './dto/list-tasks-query.dto';
+import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto';
+import { UpdateTaskDto } from './dto/update-task.dto';
+import { requireSessionOf } from './session-of-project.util';
+import { Task } from './task.entity';
+import { insertTask } from './task-rows';
+import { TaskView, toTaskView } from './task.view';
+import { TASK_TRANSITIONS, TaskStatus } from './tasks.constants';
+import { TaskError } from './tasks.errors';
+
+/** The task log of a project: write, list newest first, change, delete; and tasks queued for executors. */
+@Injectable()
+export class TasksService {
+  constructor(
+    private readonly db: TenantDb,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Logs a task for a session of the project; an unknown session is refused. */
+  async create(input: CreateTaskDto): Promise<TaskView> {
+    return this.db.transaction(async (m) => {
+      await requireProject(m, input.project_id);
+      await requireSessionOf(m, input.session_id, input.project_id);
+      const status = input.status ?? 'done';
+      const now = this.clock.now();
+      const task: Omit<Task, 'seq'> = {
+        id: randomUUID(),
+        project_id: input.project_id,
+        session_id: input.session_id,
+        description: input.description,
+        status,
+        source: 'log',
+        // Logged as in progress: the session is working on it, as if it had claimed it.
+        claimed_by: status === 'in_progress' ? input.session_id : null,
+        claimed_at: status === 'in_progress' ? now : null,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertTask(m, this.db.dialect, task);
+      return toTaskView({ ...task, seq: 0 });
+    });
+  }
+
+  /** Stores a pending task for an executor to claim. */
+  async enqueue(input: EnqueueTaskDto): Promise<TaskView> {
+    return this.db.transaction(async (m) => {
+      await requireProject(m, input.project_id);
+      if (input.session_id) await requireSessionOf(m, input.session_id, input.project_id);
+      const now = this.clock.now();
+      const task: Omit<Task, 'seq'> = {
+        id: randomUUID(),
+        project_id: input.project_id,
+        session_id: input.session_id ?? null,
+        description: input.description,
+        status: 'pending',
+        source: 'enqueue',
+        claimed_by: null,
+        claimed_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertTask(m, this.db.dialect, task);
+      return toTaskView({ ...task, seq: 0 });
+    });
+  }
+
+  async list(projectId: string, query: ListTasksQueryDto): Promise<TaskView[]> {
+    const tasks = await this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      return m.find(Task, {
+        where: { project_id: projectId, ...(query.status ? { status: query.status } : {}) },
+        order: { seq: 'DESC' },
+        take: query.limit ?? DEFAULT_PAGE_SIZE,
+        skip: query.offset ?? 0,
+      });
+    });
+    return tasks.map(toTaskView);
+  }
+
+  async get(id: string): Promise<TaskView> {
+    return toTaskView(await this.db.transaction((m) => this.require(m, id)));
+  }
+
+  /**
+   * Changes the description and/or the status. A status move must be one of
+   * TASK_TRANSITIONS; the update is conditional on the status read, so two
+   * concurrent moves cannot both apply to the same starting state.
+   */
+  async update(id: string, input: UpdateTaskDto): Promise<TaskView> {
+    if (input.status === undefined && input.description === undefined) {
+      throw RequestError.invalidInput('give status and/or description to change');
+    }
+    return this.db.transaction(async (m) => {
+      const task = await this.require(m, id);
+      const changes: Partial<Task> = { updated_at: this.clock.now() };
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.status !== undefined && input.status !== task.status) {
+        assertTransition(task.status, input.status);
+        changes.status = input.status;
+        // Reopened: nobody works on it until someone claims it again.
+        if (input.status === 'pending') Object.assign(changes, { claimed_by: null, claimed_at: null });
+      }
+      const result = await m.update(Task, { id, status: task.status }, changes);
+      if (!result.affected) {
+        const now = await this.require(m, id);
+        throw TaskError.transitionRefused(now.status, input.status ?? now.status, TASK_TRANSITIONS[now.status]);
+      }
+      return toTaskView({ ...task, ...changes });
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    const result = await this.db.transaction((m) => m.delete(Task, { id }));
+    if (!result.affected) throw TaskError.notFound(id);
+  }
+
+  private async require(m: EntityManager, id: string): Promise<Task> {
+    const task = await m.findOneBy(Task, { id });
+    if (!task) throw TaskError.notFound(id);
+    return task;
+  }
+}
+
+function assertTransition(from: TaskStatus, to: TaskStatus) {
+  if (!TASK_TRANSITIONS[from].includes(to)) throw TaskError.transitionRefused(from, to, TASK_TRANSITIONS[from]);
+}

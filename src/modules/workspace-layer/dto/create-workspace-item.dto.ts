@@ -1,0 +1,27 @@
+import { IsIn } from 'class-validator';
+import { HumanIdRules } from '../../notes/dto/human-id.rules';
+import { BodyRules, OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+import { WORKSPACE_ITEM_NOTES_MAX, WORKSPACE_ITEM_OPEN_STATUSES, WORKSPACE_ITEM_TITLE_MAX, WorkspaceItemOpenStatus } from '../workspace-layer.constants';
+import { GroupRules } from './group.rules';
+
+export class CreateWorkspaceItemDto {
+  @TitleRules('title', WORKSPACE_ITEM_TITLE_MAX)
+  title!: string;
+
+  @OptionalField()
+  @GroupRules()
+  group?: string;
+
+  /** Default todo. */
+  @OptionalField()
+  @IsIn(WORKSPACE_ITEM_OPEN_STATUSES, { message: `status must be one of ${WORKSPACE_ITEM_OPEN_STATUSES.join(', ')} (complete an item with .../complete)` })
+  status?: WorkspaceItemOpenStatus;
+
+  @OptionalField()
+  @BodyRules('notes', WORKSPACE_ITEM_NOTES_MAX)
+  notes?: string;
+
+  @OptionalField()
+  @HumanIdRules()
+  human_id?: string;
+}

@@ -1,0 +1,28 @@
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, IsTimeZone, Max, Min } from 'class-validator';
+import { OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+
+/** PATCH /workspace/settings: only the fields given change. */
+export class UpdateWorkspaceSettingsDto {
+  /** null clears the name. */
+  @IsOptional()
+  @TitleRules('name', 100)
+  name?: string | null;
+
+  @OptionalField()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsTimeZone({ message: 'timezone must be an IANA time zone name such as Europe/Paris' })
+  timezone?: string;
+
+  @OptionalField()
+  @Min(0, { message: 'context_notes_limit must be at least 0' })
+  @Max(50, { message: 'context_notes_limit must be at most 50' })
+  @IsInt({ message: 'context_notes_limit must be an integer' })
+  context_notes_limit?: number;
+
+  @OptionalField()
+  @Min(0, { message: 'context_decisions_limit must be at least 0' })
+  @Max(50, { message: 'context_decisions_limit must be at most 50' })
+  @IsInt({ message: 'context_decisions_limit must be an integer' })
+  context_decisions_limit?: number;
+}

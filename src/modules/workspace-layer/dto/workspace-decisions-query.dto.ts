@@ -1,0 +1,11 @@
+import { IsBoolean } from 'class-validator';
+import { OptionalField } from '../../tasks/dto/field.rules';
+import { QueryBool } from '../../tasks/dto/query.transforms';
+
+export class WorkspaceDecisionsQueryDto {
+  /** true: superseded decisions too, with their supersede links. */
+  @OptionalField()
+  @QueryBool()
+  @IsBoolean({ message: 'include_superseded must be true or false' })
+  include_superseded?: boolean;
+}
