@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { backends, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { inTenantDb } from './support/tenant-db';
 
 const WRONG_TYPES: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
 const BAD_IDS = ['x', 'not-a-uuid', `${randomUUID()}0`, randomUUID().replace(/-/g, ''), "' OR 1=1 --", '%00', 'ü😀'];
@@ -188,6 +190,82 @@ describe.each(backends().map((b) => [b.name, b] as const))('context block on %s'
       await client.close();
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/** Inserts `count` done tasks in a few statements (the task log of a long-lived project), newest last. */
+async function insertTasks(m: EntityManager, postgres: boolean, projectId: string, count: number) {
+  const start = Date.now() - count * 1000;
+  // SQLite numbers tasks itself (seq is unique across the table); Postgres has an identity column.
+  const base = postgres ? 0 : Number((await m.query('SELECT COALESCE(MAX(seq), 0) AS top FROM tasks'))[0].top);
+  for (let from = 0; from < count; from += 500) {
+    const rows = Array.from({ length: Math.min(500, count - from) }, (_, k) => from + k);
+    const params: unknown[] = [];
+    const values = rows.map((i) => {
+      const at = new Date(start + i * 1000);
+      const stamp = postgres ? at : at.toISOString().replace('T', ' ').replace('Z', '');
+      params.push(randomUUID(), projectId, `task number ${i + 1}: ${'refactor '.repeat(8)}`, stamp, stamp);
+      const n = params.length;
+      const place = (k: number) => (postgres ? `$${n - 5 + k}` : '?');
+      return `(${place(1)}, ${place(2)}, NULL, ${place(3)}, 'done', 'log', NULL, NULL, ${place(4)}, ${place(5)}${postgres ? '' : `, ${base + i + 1}`})`;
+    });
+    await m.query(
+      `INSERT INTO tasks (id, project_id, session_id, description, status, source, claimed_by, claimed_at, created_at, updated_at${postgres ? '' : ', seq'}) VALUES ${values.join(', ')}`,
+      params,
+    );
+  }
+}
+
+describe.each(backends().map((b) => [b.name, b] as const))("context block from Baton's own sections on %s", (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test('workspace notes and decisions come first, then goal, sprint items, tasks, pinned decisions, active sessions; identical state, identical bytes', async () => {
+    const id = (await run.http.post('/projects', { name: 'Layered' })).body.id;
+    expect((await run.http.post('/workspace/notes', { title: 'Release train', body: 'ships on Thursdays' })).status).toBeLessThan(300);
+    expect((await run.http.post('/workspace/decisions', { title: 'TypeScript strict everywhere' })).status).toBeLessThan(300);
+    expect((await run.http.post(`/projects/${id}/goal`, { content: 'Ship the importer', north_star: 'Every project imports in one click' })).status).toBeLessThan(300);
+    expect((await run.http.post(`/projects/${id}/sprint-items`, { title: 'Importer retries', version: 'v1' })).status).toBeLessThan(300);
+    expect((await run.http.post(`/projects/${id}/decisions-pinned`, { title: 'Imports are idempotent' })).status).toBeLessThan(300);
+    const s = (await run.http.post(`/projects/${id}/start-session`, { name: 'layer-check' })).body;
+    expect((await run.http.post('/tasks', { session_id: s.session_id, project_id: id, description: 'wrote the parser', status: 'done' })).status).toBeLessThan(300);
+
+    const text = (await run.http.get(`/projects/${id}/context-block`)).text;
+    const titles = [...text.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(titles[0]).toBe('Workspace');
+    expect(titles.indexOf('Goal')).toBeGreaterThan(0);
+    expect(titles.indexOf('Active sessions')).toBe(titles.length - 1);
+    expect(text).toContain('Release train');
+    expect(text).toContain('TypeScript strict everywhere');
+    expect(text).toContain('Ship the importer');
+    expect(text).toContain('Importer retries');
+    expect(text).toContain('wrote the parser');
+    expect(text).toContain('Imports are idempotent');
+    expect(text).not.toMatch(/^- - /m);
+    expect((await run.http.get(`/projects/${id}/context-block`)).text).toBe(text);
+    expect((await run.http.get(`/projects/${id}/context`)).body.context_block).toBe(text);
+  });
+
+  test('with 10,000 tasks in the project the block stays under its cap and shows the newest tasks', async () => {
+    const id = (await run.http.post('/projects', { name: 'Long Log' })).body.id;
+    await run.http.post(`/projects/${id}/goal`, { content: 'Keep going' });
+    await inTenantDb(run.testApp, run.token, (m) => insertTasks(m, run.testApp.config.databaseType === 'postgres', id, 10_000));
+    expect((await run.http.get(`/projects/${id}/tasks?limit=1`)).body[0].description).toMatch(/^task number 10000:/);
+    const text = (await run.http.get(`/projects/${id}/context-block`)).text;
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(DEFAULT_CAP);
+    expect(text).toContain('task number 10000:');
+    expect(text).not.toContain('task number 1: ');
+    expect(text).toContain('Keep going');
+    expect(text.indexOf('## Workspace')).toBeLessThan(text.indexOf('## Goal'));
+    expect((await run.http.get(`/projects/${id}/context-block`)).text).toBe(text);
+    const started = (await run.http.post(`/projects/${id}/start-session`, {})).body;
+    expect(Buffer.byteLength(started.context_block, 'utf8')).toBeLessThanOrEqual(DEFAULT_CAP);
   });
 });
 
