@@ -54,6 +54,8 @@ describe.each(backends().map((b) => [b.name, b] as const))('tasks on %s', (_name
       updated_at: expect.any(String),
     });
     expect((await run.http.get(`/tasks/${res.body.id}`)).body).toEqual(res.body);
+    const defaulted = await run.http.post('/tasks', { session_id: session.id, project_id: projectId, description: 'null is not given', status: null });
+    expect(defaulted.body.status).toBe('done');
     const working = await logTask(projectId, session.id, 'Refactoring the router', 'in_progress');
     expect(working).toMatchObject({ status: 'in_progress', claimed_by: session.id });
   });

@@ -62,8 +62,12 @@ export function TagQueryRules() {
 }
 
 /**
- * An optional field that, when present, must be valid: unlike @IsOptional,
- * `null` is not a way to skip it (a null title would otherwise reach the
- * database). Fields where null means "clear" use @IsOptional.
+ * An optional field. `null` means "not given", as everywhere in Baton (the
+ * default applies, or a PATCH leaves the field as it is); any other value must
+ * be valid. Fields where null means "clear" use @IsOptional instead.
  */
-export const OptionalField = () => ValidateIf((_object, value) => value !== undefined);
+export const OptionalField = () =>
+  applyDecorators(
+    Transform(({ value }) => (value === null ? undefined : value)),
+    ValidateIf((_object, value) => value !== undefined),
+  );
