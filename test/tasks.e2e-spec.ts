@@ -305,6 +305,12 @@ describe.each(backends().map((b) => [b.name, b] as const))('tasks on %s', (_name
     const goal = await run.http.get(`/projects/${project}/goal`);
     expect(goal.body.recent_tasks).toHaveLength(10);
     expect(goal.body.recent_tasks[0].description).toBe('the very latest\nover two lines');
+    // Deleting the project removes its 10,001 tasks and, on SQLite, their full-text rows with them.
+    expect((await run.http.delete(`/projects/${project}`)).status).toBe(204);
+    if (run.testApp.config.databaseType === 'sqlite') {
+      const [counts] = await inTenantDb(run.testApp, run.token, (m) => m.query('SELECT (SELECT count(*) FROM tasks) AS tasks, (SELECT count(*) FROM tasks_fts) AS indexed'));
+      expect(counts.indexed).toBe(counts.tasks);
+    }
   });
 
   test('bad input to every task route and tool: 4xx with a detail, never 5xx', async () => {
