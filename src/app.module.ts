@@ -25,11 +25,11 @@ import { SessionsModule } from './modules/sessions/sessions.module';
 import { TenantsModule } from './modules/tenants/tenants.module';
 import { WorkspaceModule } from './modules/workspace/workspace.module';
 import { SprintModule } from './modules/sprint/sprint.module';
-import { AiLogModule } from './modules/ai-log/ai-log.module';
 import { GoalsModule } from './modules/goals/goals.module';
 import { NotesModule } from './modules/notes/notes.module';
 import { TasksModule } from './modules/tasks/tasks.module';
 import { WorkspaceLayerModule } from './modules/workspace-layer/workspace-layer.module';
+import { AiLogModule } from './modules/ai-log/ai-log.module';
 
 /** Wires the modules. Feature modules go in the last group. */
 @Module({})
@@ -67,11 +67,11 @@ export class AppModule {
         HandoffModule,
         HooksModule,
         SprintModule,
-        AiLogModule,
         TasksModule,
         GoalsModule,
         NotesModule,
         WorkspaceLayerModule,
+        AiLogModule,
       ],
     };
   }

@@ -7,10 +7,10 @@ import { Tasks1732250100000 } from './1732250100000-tasks';
 import { NotesAndDecisions1732250200000 } from './1732250200000-notes-and-decisions';
 import { WorkspaceLayer1732250300000 } from './1732250300000-workspace-layer';
 import { ProjectExtras1732250400000 } from './1732250400000-project-extras';
-import { HitlMessagesNotifications1732270000000 } from './1732270000000-hitl-messages-notifications';
 import { SessionNotes1732255000000 } from './1732255000000-session-notes';
 import { Handoffs1732256000000 } from './1732256000000-handoffs';
 import { Hooks1732257000000 } from './1732257000000-hooks';
+import { HitlMessagesNotifications1732270000000 } from './1732270000000-hitl-messages-notifications';
 import { SprintItems1732260000000 } from './1732260000000-sprint-items';
 import { ProfileLayers1732280000000 } from './1732280000000-profile-layers';
 import { AiLog1732290000000 } from './1732290000000-ai-log';
@@ -27,10 +27,10 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   WorkspaceLayer1732250300000,
   ProjectExtras1732250400000,
   HitlMessagesNotifications1732270000000,
+  SprintItems1732260000000,
   SessionNotes1732255000000,
   Handoffs1732256000000,
   Hooks1732257000000,
-  SprintItems1732260000000,
   ProfileLayers1732280000000,
   AiLog1732290000000,
   AiLogLeanIndexes1732290100000,

@@ -344,20 +344,6 @@ export const VARIABLES = {
     parse: integer(0, 3600),
     default: 5,
   }),
-  contextBlockMaxBytes: variable({
-    name: 'SERVICE_CONTEXT_BLOCK_MAX_BYTES',
-    description: 'largest context block, in bytes of UTF-8; the newest and most important lines of each section are kept',
-    sensitive: false,
-    parse: integer(2048, 256 * 1024),
-    default: 8192,
-  }),
-  handoffTtlS: variable({
-    name: 'SERVICE_HANDOFF_TTL_SECONDS',
-    description: 'how long a generated handoff stays valid for accept_handoff and for starting a session from its token',
-    sensitive: false,
-    parse: integer(3600, 90 * 86400),
-    default: 3 * 86400,
-  }),
   aiLogOtelEnabled: variable({
     name: 'SERVICE_AI_LOG_OTEL_ENABLED',
     description: 'master switch of the AI-log OTLP export; off: the exporter library is not loaded and nothing is sent',

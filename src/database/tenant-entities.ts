@@ -13,15 +13,15 @@ import { MessageCursor } from '../modules/messages/message-cursor.entity';
 import { NotifySettings } from '../modules/notifications/notify-settings.entity';
 import { Project } from '../modules/projects/project.entity';
 import { ProjectSettingsRow } from '../modules/project-settings/project-settings.entity';
+import { ProfileLayer } from '../modules/profile-layers/profile-layer.entity';
+import { ProfileLayerRevision } from '../modules/profile-layers/profile-layer-revision.entity';
+import { ProfileSessionBaseline } from '../modules/profile-layers/profile-session-baseline.entity';
 import { FileLock } from '../modules/sessions/file-lock.entity';
 import { Session } from '../modules/sessions/session.entity';
 import { SprintItem } from '../modules/sprint/sprint-item.entity';
 import { SprintItemResource } from '../modules/sprint/sprint-item-resource.entity';
 import { SprintTrack } from '../modules/sprint/sprint-track.entity';
 import { SprintWaveSummary } from '../modules/sprint/sprint-wave-summary.entity';
-import { ProfileLayer } from '../modules/profile-layers/profile-layer.entity';
-import { ProfileLayerRevision } from '../modules/profile-layers/profile-layer-revision.entity';
-import { ProfileSessionBaseline } from '../modules/profile-layers/profile-session-baseline.entity';
 import { Goal } from '../modules/goals/goal.entity';
 import { GoalVersion } from '../modules/goals/goal-version.entity';
 import { DecisionLogEntry } from '../modules/notes/decision-log-entry.entity';
@@ -37,4 +37,4 @@ import { WorkspaceSettingsRow } from '../modules/workspace-layer/workspace-setti
 import { WorkspaceSprintItem } from '../modules/workspace-layer/workspace-sprint-item.entity';
 
 /** Entities stored in each tenant's database. A module adding a table adds its entity here. */
-export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline, AiLogEvent, AiLogExportConfig, AiLogExportState, Goal, GoalVersion, Task, ProjectNote, Insight, DecisionLogEntry, DevlogEntry, PinnedDecision, WorkspaceNote, WorkspaceDecision, WorkspaceSprintItem, WorkspaceSettingsRow, ProjectFile];
+export const TENANT_ENTITIES = [Project, Session, FileLock, ProjectSettingsRow, HitlRequest, Message, MessageCursor, NotifySettings, SessionNote, Handoff, HandoffCorrection, QueuedSession, HookSession, HookEvent, SprintItem, SprintItemResource, SprintTrack, SprintWaveSummary, Goal, GoalVersion, Task, ProjectNote, Insight, DecisionLogEntry, DevlogEntry, PinnedDecision, WorkspaceNote, WorkspaceDecision, WorkspaceSprintItem, WorkspaceSettingsRow, ProjectFile, ProfileLayer, ProfileLayerRevision, ProfileSessionBaseline, AiLogEvent, AiLogExportConfig, AiLogExportState];
