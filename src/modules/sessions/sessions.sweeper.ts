@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { runWithTenant } from '../../../libs/tenancy';
@@ -11,17 +11,21 @@ import { SessionsService } from './sessions.service';
 
 /** Advisory lock key: one instance sweeps at a time on a shared Postgres. */
 const SWEEP_LOCK = 0x73776570; // "swep"
+const INTERVAL_NAME = 'sessions-sweeper';
 
 /**
  * Closes sessions that stopped talking (no heartbeat or call for
  * SERVICE_SESSION_TIMEOUT_SECONDS) in every tenant, every
  * SERVICE_SWEEP_INTERVAL_SECONDS. With several instances on one Postgres, an
  * advisory lock lets one of them sweep; each close is conditional anyway.
+ * On shutdown the sweep in progress stops after its current tenant and is
+ * waited for before the database connections close.
  */
 @Injectable()
-export class SessionsSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('sessions-sweeper');
-  private running = false;
+  private inFlight: Promise<number> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly sessions: SessionsService,
@@ -34,41 +38,55 @@ export class SessionsSweeper implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap() {
     if (this.config.sweepIntervalS === 0) return;
-    const timer = setInterval(() => void this.sweepOnce(), this.config.sweepIntervalS * 1000);
+    const timer = setInterval(() => {
+      this.sweepOnce().catch((error: Error) => this.logger.error({ msg: 'session sweep failed', error: error.message, stack: error.stack }));
+    }, this.config.sweepIntervalS * 1000);
     timer.unref();
-    this.scheduler.addInterval('sessions-sweeper', timer);
+    this.scheduler.addInterval(INTERVAL_NAME, timer);
   }
 
-  onApplicationShutdown() {
-    if (this.scheduler.doesExist('interval', 'sessions-sweeper')) this.scheduler.deleteInterval('sessions-sweeper');
+  async beforeApplicationShutdown() {
+    this.stopping = true;
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    await this.inFlight?.catch(() => 0);
   }
 
   /** One sweep over every tenant; returns how many sessions it closed (0 when another instance holds the sweep). */
   async sweepOnce(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
+    if (this.inFlight || this.stopping) return 0;
+    this.inFlight = this.sweepAllTenants();
+    try {
+      return await this.inFlight;
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  private async sweepAllTenants(): Promise<number> {
     const runner = this.config.databaseType === 'postgres' ? this.source.createQueryRunner() : undefined;
+    let locked = false;
     try {
       if (runner) {
         await runner.connect();
-        const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK]);
+        [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK]);
         if (!locked) return 0;
       }
       const cutoff = new Date(this.clock.now().getTime() - this.config.sessionTimeoutS * 1000);
       let total = 0;
       for (const tenant of await this.tenants.listContexts()) {
+        if (this.stopping) break;
         try {
           total += await runWithTenant(tenant, () => this.sessions.sweep(cutoff));
         } catch (error) {
           this.logger.error({ msg: 'session sweep failed for a tenant', tenant_id: tenant.tenantId, error: (error as Error).message });
         }
       }
-      if (runner) await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]);
       if (total > 0) this.logger.log({ msg: 'closed silent sessions', count: total });
       return total;
     } finally {
+      // The lock belongs to the pooled connection: it must be given back before the connection is.
+      if (runner && locked) await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]).catch(() => undefined);
       await runner?.release();
-      this.running = false;
     }
   }
 }
