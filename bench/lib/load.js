@@ -1,0 +1,32 @@
+'use strict';
+/** Drives one URL with autocannon and reduces the result to the figures the benchmarks print. */
+const autocannon = require('autocannon');
+
+/**
+ * @param {object} o
+ * @param {string} o.url
+ * @param {Record<string,string>} [o.headers]
+ * @param {number} o.connections
+ * @param {number} o.duration   seconds of measured load
+ * @param {number} o.warmup     seconds of unmeasured load first (JIT, pools, caches)
+ * @param {number} o.workers    load-generator threads (0: on the main thread, beside the servers)
+ */
+async function measure({ url, headers = {}, connections, duration, warmup, workers }) {
+  const base = { url, headers, connections, workers: workers > 0 ? workers : undefined };
+  if (warmup > 0) await autocannon({ ...base, duration: warmup });
+  const r = await autocannon({ ...base, duration });
+  const bad = r.errors + r.timeouts + r.non2xx;
+  return {
+    rps: Math.round(r.requests.average),
+    requests: r.requests.total,
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+    ok: bad === 0 && r.requests.total > 0,
+  };
+}
+
+module.exports = { measure };
