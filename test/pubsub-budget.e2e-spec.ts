@@ -76,7 +76,11 @@ describeRedis('push budget tiers (hosted, small thresholds)', () => {
       // Past the pause: nothing is published for this tenant, nothing is lost.
       const before = paused.publish;
       for (let i = 0; i < 5; i++) await a.http.post(`/projects/${a.projectId}/messages`, { to_agent: 'r', body: `late${i}` });
-      const after = await pubsub(a);
+      // The wake-up of a send happens after it has answered: wait for the counters to show all five.
+      const after = await waitUntil(async () => {
+        const d = await pubsub(a);
+        return d.publish.fallbacks >= before.fallbacks + 5 ? d : undefined;
+      }, 5000, 'five fallbacks of tenant A');
       expect(after.publish.attempts).toBe(before.attempts);
       expect(after.publish.fallbacks).toBe(before.fallbacks + 5);
       expect(after.budget.count).toBe(paused.budget.count);
