@@ -8,15 +8,22 @@ import { InputClass, validateInput } from './validate-input';
  */
 @Injectable()
 export class InputValidationPipe implements PipeTransform {
+  private readonly inputClasses = new WeakMap<object, boolean>();
+
   async transform(value: unknown, metadata: ArgumentMetadata) {
     const type = metadata.metatype;
-    if (!type || !isInputClass(type)) return value;
+    if (!type || !this.isInputClass(type)) return value;
     const what = metadata.type === 'body' ? 'request body' : metadata.type === 'query' ? 'query' : 'path';
     return validateInput(type as InputClass<object>, value, what);
   }
-}
 
-function isInputClass(type: unknown): boolean {
-  if (typeof type !== 'function') return false;
-  return getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
+  private isInputClass(type: unknown): boolean {
+    if (typeof type !== 'function') return false;
+    let known = this.inputClasses.get(type);
+    if (known === undefined) {
+      known = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false).length > 0;
+      this.inputClasses.set(type, known);
+    }
+    return known;
+  }
 }

@@ -1,6 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
 import { RequestError } from '../errors/request-error';
+import { cacheValidationMetadata } from './metadata-cache';
+
+cacheValidationMetadata();
 
 export type InputClass<T> = new () => T;
 
