@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { WsAdapter } from '@nestjs/platform-ws';
 import express, { NextFunction, Request, Response } from 'express';
+import { runInRequestScope } from '../libs/tenancy';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { JsonLogger } from './common/logging/json-logger';
@@ -26,6 +27,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useWebSocketAdapter(new WsAdapter(app));
   app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   app.use(bodyErrorHandler);
+  // After body parsing, so that routing and the handler run inside the scope; the tenant guard fills it in.
+  app.use((_req: Request, _res: Response, next: NextFunction) => runInRequestScope(next));
   app.useGlobalPipes(new InputValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableShutdownHooks();

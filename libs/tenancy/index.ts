@@ -2,7 +2,7 @@ export { ByodbPools } from './byodb-pools';
 export { latestMigrationName, MigrationClass, runMigrations } from './migration-runner';
 export { SecretBox } from './secret-box';
 export { bindParams, Dialect, forDialect, fromSqlTimestamp, quoteIdent, sqlTimestamp } from './sql';
-export { currentTenant, maybeCurrentTenant, runWithTenant, TenantContext } from './tenant-context';
+export { currentTenant, enterRequestTenant, maybeCurrentTenant, runInRequestScope, runWithTenant, TenantContext } from './tenant-context';
 export { TenantDb } from './tenant-db';
 export {
   BYODB_SCHEMA,

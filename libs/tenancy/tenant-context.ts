@@ -11,21 +11,44 @@ export interface TenantContext {
   byodbUrlEncrypted: string | null;
 }
 
-const storage = new AsyncLocalStorage<TenantContext>();
+/** What AsyncLocalStorage carries: a request opens it empty and learns its tenant once authenticated. */
+interface TenantScope {
+  tenant?: TenantContext;
+}
+
+const storage = new AsyncLocalStorage<TenantScope>();
 
 /** Runs `work` with `tenant` as the current tenant (requests, background jobs, pub/sub handlers). */
 export function runWithTenant<T>(tenant: TenantContext, work: () => T): T {
-  return storage.run(tenant, work);
+  return storage.run({ tenant }, work);
+}
+
+/**
+ * Runs `work` (the rest of an HTTP request's handling) in a scope whose tenant
+ * is not known yet: the tenant guard sets it with `enterRequestTenant` once the
+ * route is known to need one and the credentials are checked. Opening the
+ * scope here rather than around the handler keeps per-request cost low.
+ */
+export function runInRequestScope<T>(work: () => T): T {
+  return storage.run({}, work);
+}
+
+/** Sets the tenant of the running request, once. */
+export function enterRequestTenant(tenant: TenantContext): void {
+  const scope = storage.getStore();
+  if (!scope) throw new Error('No request scope: the tenant scope middleware must run before the tenant guard');
+  if (scope.tenant && scope.tenant.tenantId !== tenant.tenantId) throw new Error('The tenant of a request cannot change');
+  scope.tenant = tenant;
 }
 
 /** The tenant of the running request or job. Throws when none was set: a bug, never a default. */
 export function currentTenant(): TenantContext {
-  const tenant = storage.getStore();
-  if (!tenant) throw new Error('No tenant in context: wrap the work in runWithTenant or route it through the tenant interceptor');
+  const tenant = storage.getStore()?.tenant;
+  if (!tenant) throw new Error('No tenant in context: wrap the work in runWithTenant or route it through the tenant guard');
   return tenant;
 }
 
 /** The current tenant, or undefined outside any tenant's work (public routes). */
 export function maybeCurrentTenant(): TenantContext | undefined {
-  return storage.getStore();
+  return storage.getStore()?.tenant;
 }

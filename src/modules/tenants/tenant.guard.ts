@@ -1,38 +1,34 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { from, Observable, switchMap } from 'rxjs';
-import { runWithTenant, TenantContext } from '../../../libs/tenancy';
+import { enterRequestTenant, TenantContext } from '../../../libs/tenancy';
 import { IS_PUBLIC } from '../../common/auth/public.decorator';
 import { TenantResolver } from './tenant-resolver.service';
 
 export type TenantRequest = Request & { tenant?: TenantContext };
 
 /**
- * Resolves the tenant of every non-public HTTP request and runs the handler
- * inside that tenant's AsyncLocalStorage context; everything the handler calls
- * (services, TenantDb, MCP tools) sees that tenant and no other.
+ * Resolves the tenant of every non-public HTTP request (401 when the bearer
+ * token is missing, invalid or revoked) and makes it the current tenant of the
+ * request's AsyncLocalStorage scope, which `runInRequestScope` opened before
+ * routing: everything the handler calls (services, TenantDb, MCP tools) sees
+ * that tenant and no other. Global guards run before a controller's own, so
+ * those can rely on the tenant.
  */
 @Injectable()
-export class TenantInterceptor implements NestInterceptor {
+export class TenantGuard implements CanActivate {
   constructor(
     private readonly resolver: TenantResolver,
     private readonly reflector: Reflector,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return next.handle();
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<TenantRequest>();
-    return from(this.resolver.resolve(request.headers.authorization)).pipe(
-      switchMap(
-        (tenant) =>
-          new Observable((subscriber) => {
-            request.tenant = tenant;
-            const subscription = runWithTenant(tenant, () => next.handle().subscribe(subscriber));
-            return () => subscription.unsubscribe();
-          }),
-      ),
-    );
+    const tenant = await this.resolver.resolve(request.headers.authorization);
+    request.tenant = tenant;
+    enterRequestTenant(tenant);
+    return true;
   }
 }

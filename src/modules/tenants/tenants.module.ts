@@ -1,12 +1,12 @@
 import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { TenantInterceptor } from './tenant.interceptor';
+import { APP_GUARD } from '@nestjs/core';
+import { TenantGuard } from './tenant.guard';
 import { TenantResolver } from './tenant-resolver.service';
 import { TenantsService } from './tenants.service';
 
 @Global()
 @Module({
-  providers: [TenantResolver, TenantsService, { provide: APP_INTERCEPTOR, useClass: TenantInterceptor }],
+  providers: [TenantResolver, TenantsService, { provide: APP_GUARD, useClass: TenantGuard }],
   exports: [TenantResolver, TenantsService],
 })
 export class TenantsModule implements OnApplicationBootstrap {
