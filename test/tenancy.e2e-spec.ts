@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import WebSocket from 'ws';
 import { runWithTenant, TenantDb } from '../libs/tenancy';
 import { SHARED_DATA_SOURCE } from '../src/database/database.module';
@@ -130,26 +130,59 @@ describePostgres('hosted tenancy on Postgres', () => {
     sb.ws.close();
   });
 
-  test("a transaction running as tenant A fails loudly on tenant B's schema and on the control plane", async () => {
+  test.each(['transaction', 'read'] as const)("%s work running as tenant A fails loudly on tenant B's schema and on the control plane", async (kind) => {
     const tenantDb = testApp.app.get(TenantDb);
+    const run = <T>(work: (m: EntityManager) => Promise<T>) => tenantDb[kind](work);
     const resolver = testApp.app.get(TenantResolver);
     const ctxA = await resolver.resolve(`Bearer ${a.token}`);
     const ctxB = await resolver.resolve(`Bearer ${b.token}`);
     await runWithTenant(ctxA, async () => {
-      await expect(tenantDb.transaction((m) => m.query(`SELECT * FROM "${ctxB.schema}".projects`))).rejects.toThrow(/permission denied/);
-      await expect(tenantDb.transaction((m) => m.query('SELECT * FROM control.api_tokens'))).rejects.toThrow(/permission denied/);
-      await expect(tenantDb.transaction((m) => m.query('SELECT * FROM control.tenants'))).rejects.toThrow(/permission denied/);
+      await expect(run((m) => m.query(`SELECT * FROM "${ctxB.schema}".projects`))).rejects.toThrow(/permission denied/);
+      await expect(run((m) => m.query('SELECT * FROM control.api_tokens'))).rejects.toThrow(/permission denied/);
+      await expect(run((m) => m.query('SELECT * FROM control.tenants WHERE id = $1', [ctxA.tenantId]))).rejects.toThrow(/permission denied/);
+      if (kind === 'read') {
+        // A refused statement ends nothing: the next one runs, scoped again.
+        const after = await run((m) => m.query('SELECT * FROM control.tenants').catch(() => m.query('SELECT count(*)::int AS n, current_user AS who FROM projects')));
+        expect(after).toEqual([{ n: expect.any(Number), who: ctxA.role }]);
+      }
     });
     // A wrong search_path alone cannot leak either: Postgres skips a schema the role may not use,
     // so the query finds no table instead of B's rows.
     const forged = { ...ctxA, schema: ctxB.schema };
     await runWithTenant(forged, async () => {
-      await expect(tenantDb.transaction((m) => m.query('SELECT * FROM projects'))).rejects.toThrow(/relation "projects" does not exist/);
+      await expect(run((m) => m.query('SELECT * FROM projects'))).rejects.toThrow(/relation "projects" does not exist/);
     });
   });
 
-  test('nothing of a tenant survives on a pooled connection after its transaction', async () => {
-    await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).http.get('/projects')));
+  test('read work cannot write or open a transaction; what a transaction writes, a read sees', async () => {
+    const tenantDb = testApp.app.get(TenantDb);
+    const ctxA = await testApp.app.get(TenantResolver).resolve(`Bearer ${a.token}`);
+    const id = randomUUID();
+    await runWithTenant(ctxA, async () => {
+      await expect(
+        tenantDb.read((m) => m.query(`INSERT INTO projects (id, name, name_key) VALUES ($1, 'ro', 'ro')`, [id])),
+      ).rejects.toThrow(/read-only transaction/);
+      await expect(tenantDb.read((m) => m.transaction(async (inner) => inner.query('SELECT 1')))).rejects.toThrow(/cannot open or end a transaction/);
+      await tenantDb.transaction((m) => m.query(`INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [id, "it's \\ read", 'rw']));
+      const rows = await tenantDb.read((m) => m.query('SELECT name FROM projects WHERE id = $1', [id]));
+      expect(rows).toEqual([{ name: "it's \\ read" }]);
+      await tenantDb.transaction((m) => m.query('DELETE FROM projects WHERE id = $1', [id]));
+    });
+  });
+
+  test('nothing of a tenant survives on a pooled connection after its transaction or read', async () => {
+    const own = await Promise.all([a, b].map(async (t) => (await t.http.post("/projects", { name: `pooled ${randomUUID()}` })).body.id as string));
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => {
+        const [t, ownId, otherId] = i % 2 ? [a, own[0], own[1]] : [b, own[1], own[0]];
+        if (i % 4 < 2) return t.http.get('/projects').then((r) => r.status === 200);
+        // Reads of its own project and of the other tenant's, interleaved on the same few connections.
+        return Promise.all([t.http.get(`/projects/${ownId}`), t.http.get(`/projects/${otherId}`)]).then(
+          ([mine, theirs]) => mine.status === 200 && mine.body.id === ownId && theirs.status === 404,
+        );
+      }),
+    );
+    expect(answers.every(Boolean)).toBe(true);
     const source = testApp.app.get<DataSource>(SHARED_DATA_SOURCE);
     const runners = await Promise.all(
       Array.from({ length: testApp.config.dbPoolSize }, async () => {

@@ -1,19 +1,31 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { PoolClient, QueryResult } from 'pg';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
+import { inlineParams } from './inline-params';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, TenantContext } from './tenant-context';
 import { BYODB_SCHEMA } from './tenant-schema';
 
+type Work<T> = (manager: EntityManager) => Promise<T>;
+type Send = (text: string, values?: unknown[]) => Promise<QueryResult>;
+
 /**
- * The only door to tenant data. `transaction(work)` runs `work` in one
- * transaction against the current tenant's storage:
+ * The only door to tenant data. Both methods run `work` against the current
+ * tenant's storage:
  *
- * - shared Postgres cluster: a connection from the one shared pool, with
- *   `SET LOCAL search_path` and `SET LOCAL ROLE` so that both end with the
+ * - `transaction(work)`: one read-write transaction;
+ * - `read(work)`: read-only work; on Postgres each statement travels in one
+ *   message with the statements that scope it, so a read costs one round trip.
+ *   Every statement sees the data committed when it starts (the same as in a
+ *   READ COMMITTED transaction); a write inside it fails.
+ *
+ * Where the data lives:
+ * - shared Postgres cluster: a connection from the one shared pool, scoped with
+ *   `SET LOCAL search_path` and `SET LOCAL ROLE`, so both end with the
  *   transaction and nothing of this tenant survives on the pooled connection;
  * - BYODB: the tenant's own small pool, schema `baton`;
- * - SQLite (self-hosted): the single file, one transaction at a time.
+ * - SQLite (self-hosted): the single file, one unit of work at a time.
  */
 export class TenantDb {
   private sqliteQueue: Promise<unknown> = Promise.resolve();
@@ -25,15 +37,14 @@ export class TenantDb {
     private readonly secretBox: SecretBox,
   ) {}
 
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const tenant = currentTenant();
+  transaction<T>(work: Work<T>): Promise<T> {
     if (this.dialect === 'sqlite') return this.serialised(() => this.shared.transaction(work));
-    if (tenant.byodbUrlEncrypted) {
-      const own = await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string));
-      return this.inSchema(own, BYODB_SCHEMA, null, work);
-    }
-    if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
-    return this.inSchema(this.shared, tenant.schema, tenant.role, work);
+    return this.onPostgres(work, 'write');
+  }
+
+  read<T>(work: Work<T>): Promise<T> {
+    if (this.dialect === 'sqlite') return this.serialised(() => work(this.shared.manager));
+    return this.onPostgres(work, 'read');
   }
 
   /** The data source serving `tenant` (for the health probe and tests). */
@@ -44,18 +55,52 @@ export class TenantDb {
     return this.shared;
   }
 
-  private async inSchema<T>(source: DataSource, schema: string, role: string | null, work: (m: EntityManager) => Promise<T>) {
+  private async onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
+    const tenant = currentTenant();
+    if (tenant.byodbUrlEncrypted) {
+      const own = await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string));
+      return this.inSchema(own, scopeStatements(BYODB_SCHEMA, null), mode, work);
+    }
+    if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
+    return this.inSchema(this.shared, scopeStatements(tenant.schema, tenant.role), mode, work);
+  }
+
+  private async inSchema<T>(source: DataSource, scope: string, mode: 'read' | 'write', work: Work<T>): Promise<T> {
     const runner = source.createQueryRunner();
     try {
-      await runner.connect();
-      await runner.startTransaction();
+      const client = (await runner.connect()) as PoolClient;
+      // Statements go out one after another, in the order they were issued,
+      // even when the work issues several at once.
+      let tail: Promise<unknown> = Promise.resolve();
+      const send: Send = (text, values) => {
+        const result = tail.then(() => client.query(text, values));
+        tail = result.catch(() => undefined);
+        return result;
+      };
+      if (mode === 'read') {
+        // No transaction stays open: each statement is its own implicit one,
+        // scoped (and made read-only) by the statements sent with it.
+        routeQueries(runner, (text, values) => {
+          if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
+          return lastResult(send(`${scope}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
+        });
+        return await work(runner.manager);
+      }
+      // The transaction opens, already scoped, in the message of the first statement.
+      let open = false;
+      routeQueries(runner, (text, values) => {
+        if (open) return send(text, values);
+        const first = `BEGIN; ${scope}; ${inlineParams(text, values)}`;
+        open = true;
+        return lastResult(send(first));
+      });
+      markTransactionOpen(runner);
       try {
-        await runner.query(`SET LOCAL search_path TO ${quoteIdent(schema)}${role ? `; SET LOCAL ROLE ${quoteIdent(role)}` : ''}`);
         const result = await work(runner.manager);
-        await runner.commitTransaction();
+        if (open) await send('COMMIT');
         return result;
       } catch (error) {
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        if (open) await send('ROLLBACK').catch(() => undefined);
         throw error;
       }
     } finally {
@@ -63,10 +108,48 @@ export class TenantDb {
     }
   }
 
-  /** better-sqlite3 has one connection: transactions must not interleave. */
+  /** better-sqlite3 has one connection: units of work must not interleave. */
   private serialised<T>(work: () => Promise<T>): Promise<T> {
     const next = this.sqliteQueue.then(work, work);
     this.sqliteQueue = next.catch(() => undefined);
     return next;
   }
+}
+
+const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
+
+function scopeStatements(schema: string, role: string | null): string {
+  return `SET LOCAL search_path TO ${quoteIdent(schema)}${role ? `; SET LOCAL ROLE ${quoteIdent(role)}` : ''}`;
+}
+
+/** A multi-statement message answers with one result per statement: the caller asked for the last. */
+async function lastResult(pending: Promise<QueryResult | QueryResult[]>): Promise<QueryResult> {
+  const result = await pending;
+  return Array.isArray(result) ? result[result.length - 1] : result;
+}
+
+/**
+ * Makes every statement TypeORM sends through `runner` (entity manager calls,
+ * query builders, raw queries) go through `send`. TypeORM reaches the driver
+ * connection only through `connect()`, so that is where the scoped one is given.
+ */
+function routeQueries(runner: QueryRunner, send: Send): void {
+  const scoped = {
+    query(text: unknown, values?: unknown[]) {
+      if (typeof text !== 'string') return Promise.reject(new Error('streamed queries are not available inside tenant work'));
+      return send(text, values);
+    },
+  };
+  (runner as unknown as { connect: () => Promise<unknown> }).connect = () => Promise.resolve(scoped);
+}
+
+/**
+ * Tells TypeORM a transaction is open on `runner`, so that `save()` and
+ * friends do not open their own and nested `transaction()` calls use savepoints;
+ * the BEGIN itself travels with the first statement.
+ */
+function markTransactionOpen(runner: QueryRunner): void {
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = true;
+  state.transactionDepth = 1;
 }
