@@ -11,6 +11,7 @@ import { Project } from './project.entity';
 import { projectNameKey } from './project-name.util';
 import { ProjectView, toProjectView } from './project.view';
 import { ProjectError } from './projects.errors';
+import { requireProject } from './require-project.util';
 
 export interface DeleteProjectsResult {
   deleted: string[];
@@ -57,9 +58,7 @@ export class ProjectsService {
   }
 
   async get(id: string): Promise<ProjectView> {
-    const project = await this.db.transaction((m) => m.findOneBy(Project, { id }));
-    if (!project) throw ProjectError.notFound(id);
-    return toProjectView(project);
+    return toProjectView(await this.db.read((m) => requireProject(m, id)));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { findById } from '../../database/find-by-id';
 import { Project } from './project.entity';
 import { ProjectError } from './projects.errors';
 
@@ -8,7 +9,7 @@ import { ProjectError } from './projects.errors';
  * takes a project id starts with this.
  */
 export async function requireProject(manager: EntityManager, id: string): Promise<Project> {
-  const project = await manager.findOneBy(Project, { id });
+  const project = await findById(manager, Project, id);
   if (!project) throw ProjectError.notFound(id);
   return project;
 }
