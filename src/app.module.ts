@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type Redis from 'ioredis';
 import { RedisModule, REDIS_CLIENT } from './cache/redis.module';
@@ -40,7 +39,6 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         CommonModule,
-        ScheduleModule.forRoot(),
         RedisModule,
         DatabaseModule,
         TenantsModule,

@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { runWithTenant } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
@@ -11,7 +10,6 @@ import { SessionsService } from './sessions.service';
 
 /** Advisory lock key: one instance sweeps at a time on a shared Postgres. */
 const SWEEP_LOCK = 0x73776570; // "swep"
-const INTERVAL_NAME = 'sessions-sweeper';
 
 /**
  * Closes sessions that stopped talking (no heartbeat or call for
@@ -26,28 +24,27 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger('sessions-sweeper');
   private inFlight: Promise<number> | null = null;
   private stopping = false;
+  private timer?: NodeJS.Timeout;
 
   constructor(
     private readonly sessions: SessionsService,
     private readonly tenants: TenantsService,
     private readonly clock: Clock,
-    private readonly scheduler: SchedulerRegistry,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap() {
     if (this.config.sweepIntervalS === 0) return;
-    const timer = setInterval(() => {
+    this.timer = setInterval(() => {
       this.sweepOnce().catch((error: Error) => this.logger.error({ msg: 'session sweep failed', error: error.message, stack: error.stack }));
     }, this.config.sweepIntervalS * 1000);
-    timer.unref();
-    this.scheduler.addInterval(INTERVAL_NAME, timer);
+    this.timer.unref();
   }
 
   async beforeApplicationShutdown() {
     this.stopping = true;
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
+    clearInterval(this.timer);
     await this.inFlight?.catch(() => 0);
   }
 
