@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorResponse } from '../common/errors/error-response';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { mcpSdk } from './sdk';
 import { ToolCallObservers } from './tool-call-observers';
 import { ToolRegistry } from './tool-registry.service';
 import { ToolText } from './tool-text';
@@ -23,6 +24,7 @@ export class McpServerFactory {
   ) {}
 
   create(): Server {
+    const { Server, ListToolsRequestSchema, CallToolRequestSchema } = mcpSdk();
     const server = new Server(
       { name: 'baton', version: this.config.version },
       {
@@ -40,7 +42,10 @@ export class McpServerFactory {
 
   async call(name: string, args: unknown): Promise<CallToolResult> {
     const tool = this.registry.get(name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    if (!tool) {
+      const { McpError, ErrorCode } = mcpSdk();
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    }
     const startedAt = new Date();
     const started = performance.now();
     try {

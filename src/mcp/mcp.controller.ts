@@ -1,13 +1,13 @@
 import { Controller, Delete, Get, Header, HttpCode, Options, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Request, Response } from 'express';
 import { currentTenant } from '../../libs/tenancy';
 import { Public } from '../common/auth/public.decorator';
 import { RequestError } from '../common/errors/request-error';
 import { McpHostGuard } from './mcp-host.guard';
 import { McpServerFactory } from './mcp-server.factory';
+import { mcpSdk } from './sdk';
 import { McpThrottlerGuard } from './mcp-throttler.guard';
 
 interface SseSession {
@@ -31,6 +31,7 @@ export class McpController {
   @Post()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
     const server = this.servers.create();
+    const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
@@ -57,7 +58,7 @@ export class McpController {
 
   @Get('sse')
   async openSse(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const transport = new SSEServerTransport('/mcp/sse', res);
+    const transport = new (mcpSdk().SSEServerTransport)('/mcp/sse', res);
     const server = this.servers.create();
     this.sseSessions.set(transport.sessionId, { transport, tenantId: currentTenant().tenantId });
     res.on('close', () => {

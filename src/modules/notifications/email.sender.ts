@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Resend } from 'resend';
+import type { Resend } from 'resend';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
@@ -22,25 +22,26 @@ const ATTEMPTS = 3;
 @Injectable()
 export class EmailSender {
   private readonly logger = new Logger('email');
-  private readonly client?: Resend;
   private readonly from: string;
+  /** The provider's SDK is loaded with the first e-mail, and only when e-mail is configured. */
+  private client?: Resend;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    if (config.emailApiKey) this.client = new Resend(config.emailApiKey, config.emailApiUrl ? { baseUrl: config.emailApiUrl } : undefined);
     this.from = config.fromEmail ?? `Baton <baton@${new URL(config.baseUrl).hostname}>`;
   }
 
   get configured(): boolean {
-    return Boolean(this.client);
+    return Boolean(this.config.emailApiKey);
   }
 
   async send(email: Email): Promise<EmailOutcome> {
-    if (!this.client) return 'skipped';
+    const client = this.sdk();
+    if (!client) return 'skipped';
     const idempotencyKey = randomUUID();
     let errorName = 'unknown';
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        const { error } = await this.client.emails.send(
+        const { error } = await client.emails.send(
           { from: this.from, to: email.to, subject: email.subject, text: email.text },
           { idempotencyKey, signal: AbortSignal.timeout(this.config.notifyTimeoutMs) },
         );
@@ -55,5 +56,16 @@ export class EmailSender {
     }
     this.logger.warn({ msg: 'e-mail not sent', error_class: errorName });
     return 'failed';
+  }
+
+  private sdk(): Resend | undefined {
+    const { emailApiKey, emailApiUrl } = this.config;
+    if (!emailApiKey) return undefined;
+    if (!this.client) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { Resend } = require('resend') as typeof import('resend');
+      this.client = new Resend(emailApiKey, emailApiUrl ? { baseUrl: emailApiUrl } : undefined);
+    }
+    return this.client;
   }
 }
