@@ -76,4 +76,5 @@ VOLUME ["/data"]
 EXPOSE 7878
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.SERVICE_PORT || 7878) + '/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/main.js"]
+# The same V8 setting as `npm start` (see docs/decisions.md: young generation capped at 8 MB).
+CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]

@@ -10,7 +10,7 @@
  *             project, GET /projects/{id} with the tenant's bearer token;
  *   sqlite    Baton self-hosted on a fresh SQLite file, one project, GET /projects/{id}.
  * Each is driven by autocannon for the same time with the same connections, one after the
- * other. Then `node dist/src/main.js` is started several times on a fresh SQLite data
+ * other. Then the command `npm start` runs (node, its flags, dist/src/main.js) is started several times on a fresh SQLite data
  * directory to time GET /health and read the idle RSS.
  *
  * Settings (environment): BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 3),
@@ -24,7 +24,7 @@ const path = require('node:path');
 const { measure } = require('./lib/load');
 const { createDatabase, ADMIN_URL } = require('./lib/postgres');
 const { startBaton, startCeiling, request } = require('./lib/servers');
-const { coldStart } = require('./lib/cold-start');
+const { coldStart, startCommand } = require('./lib/cold-start');
 
 const TARGETS = {
   postgres_ratio_min: 0.5,
@@ -139,7 +139,7 @@ async function run({ root }) {
     const rssValues = cold.map((c) => c.rss_mb).filter((v) => v !== undefined);
     const rssMb = rssValues.length ? Math.max(...rssValues) : undefined;
     console.log(
-      `cold start (node dist/src/main.js, fresh SQLite data dir, until GET /health is 200): median ${coldMs} ms of [${cold
+      `cold start (${['node', ...startCommand(root).flat()].join(' ')}, fresh SQLite data dir, until GET /health is 200): median ${coldMs} ms of [${cold
         .map((c) => c.ready_ms)
         .join(', ')}] ms`,
     );

@@ -33,7 +33,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('findById on %s', (_n
         const key = metadata.primaryColumns[0].propertyName;
         const rows = await m.find(target, { take: 3 });
         for (const row of rows) {
-          const id = (row as Record<string, string>)[key];
+          const id = (row as unknown as Record<string, string>)[key];
           expect(await findById(m, target, id)).toStrictEqual(await m.findOneBy(target, { [key]: id }));
         }
         if (rows.length > 0) compared.push(metadata.tableName);

@@ -97,6 +97,13 @@ describePostgres('hosted tenancy on Postgres', () => {
     );
     expect(res.status).toBe(401);
     expect(res.body.detail).toBeDefined();
+    // The token is checked first; a valid one still meets the Origin check.
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const headers = { accept: 'application/json, text/event-stream', origin: 'https://attacker.test' };
+    expect((await new Http(testApp.url, 'sk_service_not-a-real-token').post('/mcp', list, headers)).status).toBe(401);
+    const foreign = await a.http.post('/mcp', list, headers);
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.detail).toMatch(/Origin https:\/\/attacker.test is not allowed/);
   });
 
   test('tokens are stored only as hashes', async () => {

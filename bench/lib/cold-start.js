@@ -30,6 +30,17 @@ function rssMB(pid) {
   }
 }
 
+/**
+ * The command `npm start` runs after its build step (package.json "start": "node <flags> <script>"),
+ * as [nodeFlags, script], so the cold start measures what users start.
+ */
+function startCommand(root) {
+  const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  const words = start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.length < 2) throw new Error(`package.json "start" is not "node [flags] <script>": ${start}`);
+  return [words.slice(1, -1), words[words.length - 1]];
+}
+
 /** The environment of the child: ours without any Baton setting, plus the given ones. */
 function childEnv(extra) {
   const env = {};
@@ -57,7 +68,8 @@ async function coldStart(root, { settleMs = 2000, timeoutMs = 30000 } = {}) {
   });
   const output = [];
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [nodeFlags, script] = startCommand(root);
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, script)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (d) => output.push(String(d)));
   child.stderr.on('data', (d) => output.push(String(d)));
   let exited = null;
@@ -90,4 +102,4 @@ async function coldStart(root, { settleMs = 2000, timeoutMs = 30000 } = {}) {
   }
 }
 
-module.exports = { coldStart, freePort, rssMB };
+module.exports = { coldStart, freePort, rssMB, startCommand };
