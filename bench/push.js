@@ -69,16 +69,18 @@ async function rawRoundTrip(root, url, samples) {
   return summary(times);
 }
 
-/** Counts the transactions (database round trips of one read or write) an instance opens. */
+/** Counts the units of tenant work (transactions and reads) an instance runs against the database. */
 function countTransactions(root, app) {
   const { TenantDb } = require(path.join(root, 'dist', 'libs', 'tenancy'));
   const db = app.get(TenantDb);
-  const original = db.transaction.bind(db);
   const counter = { n: 0 };
-  db.transaction = (work) => {
-    counter.n += 1;
-    return original(work);
-  };
+  for (const method of ['transaction', 'read']) {
+    const original = db[method].bind(db);
+    db[method] = (work) => {
+      counter.n += 1;
+      return original(work);
+    };
+  }
   return counter;
 }
 
