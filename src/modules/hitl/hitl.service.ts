@@ -16,6 +16,7 @@ import { UpdateHitlDto } from './dto/update-hitl.dto';
 import { HitlRequest, HitlStatus } from './hitl-request.entity';
 import { HitlView, toHitlView } from './hitl-request.view';
 import { HitlError } from './hitl.errors';
+import { findById } from '../../database/find-by-id';
 
 /** What an auto-answered request says (the project set hitl_auto_answer). */
 export const AUTO_ANSWER = 'Answered automatically: this project has hitl_auto_answer on. Proceed with your best judgement and record the decision you take.';
@@ -92,7 +93,7 @@ export class HitlService {
       currentTenant().tenantId,
       [hitlTopic(id)],
       this.push.waitMs(waitS),
-      () => this.db.transaction((m) => this.require(m, id)),
+      () => this.db.read((m) => this.require(m, id)),
       (r) => r.status !== 'pending',
     );
     return toHitlView(request);
@@ -101,7 +102,7 @@ export class HitlService {
   /** Requests of one project, or of every project, newest first. */
   async list(projectId: string | undefined, query: ListHitlQueryDto): Promise<HitlView[]> {
     const status = query.status ?? 'pending';
-    const rows = await this.db.transaction(async (m) => {
+    const rows = await this.db.read(async (m) => {
       if (projectId) await requireProject(m, projectId);
       return m.find(HitlRequest, {
         where: { ...(projectId ? { project_id: projectId } : {}), ...(status === 'all' ? {} : { status: In([status]) }) },
@@ -136,7 +137,7 @@ export class HitlService {
   }
 
   private async require(m: EntityManager, id: string): Promise<HitlRequest> {
-    const request = await m.findOneBy(HitlRequest, { id });
+    const request = await findById(m, HitlRequest, id);
     if (!request) throw HitlError.notFound(id);
     return request;
   }

@@ -92,7 +92,7 @@ export class MessagesService {
       [readerTopic(projectId, reader), projectTopic(projectId)],
       this.push.waitMs(input.wait_seconds),
       async () => {
-        const { rows, ackedSeq } = await this.db.transaction((m) => this.store.pending(m, projectId, reader, limit));
+        const { rows, ackedSeq } = await this.db.read((m) => this.store.pending(m, projectId, reader, limit));
         return { messages: rows.map(toMessageView), acked_through: ackedSeq };
       },
       (r) => r.messages.length > 0,

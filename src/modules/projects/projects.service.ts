@@ -28,7 +28,7 @@ export class ProjectsService {
 
   /** Every project of the workspace, by name. */
   async list(): Promise<ProjectView[]> {
-    const projects = await this.db.transaction((m) => m.find(Project, { order: { name_key: 'ASC' } }));
+    const projects = await this.db.read((m) => m.find(Project, { order: { name_key: 'ASC' } }));
     return projects.map(toProjectView);
   }
 

@@ -16,6 +16,7 @@ import { Session, SessionCloseReason } from './session.entity';
 import { SessionCloseHooks } from './session-close-hooks';
 import { SessionView, toSessionView } from './session.view';
 import { SessionError } from './sessions.errors';
+import { findById } from '../../database/find-by-id';
 
 const MAX_STATE_BYTES = 16 * 1024;
 /** Sessions closed per sweep transaction batch: keeps one sweep of a busy tenant from holding locks long. */
@@ -66,12 +67,12 @@ export class SessionsService {
   }
 
   async get(id: string): Promise<SessionView> {
-    return toSessionView(await this.db.transaction((m) => this.require(m, id)));
+    return toSessionView(await this.db.read((m) => this.require(m, id)));
   }
 
   /** The active sessions of a project, most recently seen first. */
   async listActive(projectId: string): Promise<SessionView[]> {
-    const sessions = await this.db.transaction(async (m) => {
+    const sessions = await this.db.read(async (m) => {
       await requireProject(m, projectId);
       return m.find(Session, { where: { project_id: projectId, status: 'active' }, order: { last_seen: 'DESC', id: 'ASC' } });
     });
@@ -161,7 +162,7 @@ export class SessionsService {
   }
 
   private async require(m: EntityManager, id: string): Promise<Session> {
-    const session = await m.findOneBy(Session, { id });
+    const session = await findById(m, Session, id);
     if (!session) throw SessionError.notFound(id);
     return session;
   }

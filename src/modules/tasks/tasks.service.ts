@@ -16,6 +16,7 @@ import { insertTask } from './task-rows';
 import { TaskView, toTaskView } from './task.view';
 import { TASK_TRANSITIONS, TaskStatus } from './tasks.constants';
 import { TaskError } from './tasks.errors';
+import { findById } from '../../database/find-by-id';
 
 /** The task log of a project: write, list newest first, change, delete; and tasks queued for executors. */
 @Injectable()
@@ -74,7 +75,7 @@ export class TasksService {
   }
 
   async list(projectId: string, query: ListTasksQueryDto): Promise<TaskView[]> {
-    const tasks = await this.db.transaction(async (m) => {
+    const tasks = await this.db.read(async (m) => {
       await requireProject(m, projectId);
       return m.find(Task, {
         where: { project_id: projectId, ...(query.status ? { status: query.status } : {}) },
@@ -87,7 +88,7 @@ export class TasksService {
   }
 
   async get(id: string): Promise<TaskView> {
-    return toTaskView(await this.db.transaction((m) => this.require(m, id)));
+    return toTaskView(await this.db.read((m) => this.require(m, id)));
   }
 
   /**
@@ -124,7 +125,7 @@ export class TasksService {
   }
 
   private async require(m: EntityManager, id: string): Promise<Task> {
-    const task = await m.findOneBy(Task, { id });
+    const task = await findById(m, Task, id);
     if (!task) throw TaskError.notFound(id);
     return task;
   }
