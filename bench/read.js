@@ -22,7 +22,7 @@
 const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { measure } = require('./lib/load');
-const { createDatabase, ADMIN_URL } = require('./lib/postgres');
+const { createDatabase, ADMIN_URL, replay } = require('./lib/postgres');
 const { startBaton, startCeiling, request } = require('./lib/servers');
 const { coldStart, startCommand } = require('./lib/cold-start');
 
@@ -62,6 +62,7 @@ async function run({ root }) {
   process.env.NODE_ENV = 'production';
   require(path.join(root, 'node_modules', 'reflect-metadata'));
   const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
+  const { APP_CONFIG } = require(path.join(root, 'dist', 'src', 'config', 'config.module'));
   const production = { NODE_ENV: 'production', SESSION_SECRET: randomBytes(24).toString('hex') };
 
   console.log(
@@ -102,6 +103,8 @@ async function run({ root }) {
     const { token } = await hosted.app.get(TenantsService).provision('bench');
     const hostedProject = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
     const hostedPath = `/projects/${hostedProject.id}`;
+    // The statement Baton sends to Postgres for this read, as sent, for the database-only figure.
+    const readSql = await capturePgStatement(root, /FROM "projects"/, () => request('GET', hosted.url + hostedPath, { token }));
     const hostedBody = (await request('GET', hosted.url + hostedPath, { token })).json;
     await request('GET', hosted.url + hostedPath, { expect: 401 }); // the route is really authenticated
 
@@ -126,6 +129,22 @@ async function run({ root }) {
       const bad = r.ok ? '' : `  (errors ${r.errors}, timeouts ${r.timeouts}, non-2xx ${r.non2xx})`;
       console.log(`${pad(key, 9)} ${pad(`(${label})`, 38)} ${String(r.rps).padStart(7)} req/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms${extra}${bad}`);
     }
+
+    // What Postgres alone answers for the same statement, with Baton's pool size and no HTTP.
+    check();
+    const database = await replay({
+      url: db.url,
+      sql: readSql,
+      connections: opts.connections,
+      poolSize: hosted.app.get(APP_CONFIG).dbPoolSize,
+      duration: opts.duration,
+      warmup: opts.warmup,
+    });
+    results.database = database;
+    console.log(
+      `${pad('database', 9)} ${pad('(the statement alone, pg, no HTTP)', 38)} ${String(database.rps).padStart(7)} st/s   p50 ${database.p50_ms} ms  p99 ${database.p99_ms} ms` +
+        `  postgres/database ${ratio(results.postgres.rps, database.rps).toFixed(3)}`,
+    );
 
     // The servers stop before the cold starts, so these run on a quiet machine.
     while (closers.length) await closers.pop()();
@@ -160,7 +179,7 @@ async function run({ root }) {
     console.log(`ratio sqlite/ceiling ${sqliteRatio.toFixed(3)} (no target)`);
     console.log(`cold start ${coldMs} ms (target < ${TARGETS.cold_start_ms_max} ms): ${verdict(met.cold_start)}`);
     console.log(`idle RSS ${rssMb ?? '?'} MB (target < ${TARGETS.idle_rss_mb_max} MB): ${verdict(met.idle_rss)}`);
-    const clean = Object.values(results).every((r) => r.ok);
+    const clean = [results.ceiling, results.postgres, results.sqlite].every((r) => r.ok);
     if (!clean) console.log('WARNING: some requests failed during the load; the figures above are not comparable');
 
     const summary = {
@@ -171,6 +190,7 @@ async function run({ root }) {
       ceiling: results.ceiling,
       postgres: { ...results.postgres, ratio: pgRatio },
       sqlite: { ...results.sqlite, ratio: sqliteRatio },
+      database: { ...results.database, statement: readSql, postgres_ratio: ratio(results.postgres.rps, results.database.rps) },
       cold_start: { median_ms: coldMs, runs_ms: cold.map((c) => c.ready_ms) },
       idle_rss_mb: rssMb ?? null,
       targets: TARGETS,
@@ -188,6 +208,30 @@ async function run({ root }) {
       }
     }
   }
+}
+
+/**
+ * The text of the first statement matching `pattern` that Baton's pg client sends while
+ * `action` runs. It must carry its parameters in its text, as TenantDb.read sends a statement.
+ */
+async function capturePgStatement(root, pattern, action) {
+  const { Client } = require(path.join(root, 'node_modules', 'pg'));
+  const original = Client.prototype.query;
+  let seen;
+  Client.prototype.query = function (text, ...rest) {
+    if (seen === undefined && typeof text === 'string' && pattern.test(text)) {
+      if (rest.length > 0 && Array.isArray(rest[0]) && rest[0].length > 0) throw new Error('the read was sent with bound parameters; replay expects one text');
+      seen = text;
+    }
+    return original.call(this, text, ...rest);
+  };
+  try {
+    await action();
+  } finally {
+    Client.prototype.query = original;
+  }
+  if (seen === undefined) throw new Error(`no statement matching ${pattern} was sent`);
+  return seen;
 }
 
 module.exports = { run };

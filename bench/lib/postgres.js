@@ -44,4 +44,36 @@ async function createDatabase(prefix = 'baton_bench') {
   };
 }
 
-module.exports = { ADMIN_URL, createDatabase };
+/**
+ * Runs one SQL text (simple protocol, as Baton sends a read) against `url` from `connections`
+ * concurrent callers sharing a pool of `poolSize` connections, for `warmup` then `duration`
+ * seconds; returns the statements per second of the measured part and their p50/p99 in ms.
+ */
+async function replay({ url, sql, connections, poolSize, duration, warmup }) {
+  const { Pool } = require('pg');
+  const pool = new Pool({ connectionString: url, max: poolSize });
+  const latencies = [];
+  let measuring = false;
+  const start = Date.now();
+  const measureFrom = start + warmup * 1000;
+  const end = measureFrom + duration * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (Date.now() < end) {
+          const t = process.hrtime.bigint();
+          await pool.query(sql);
+          measuring ||= Date.now() >= measureFrom;
+          if (measuring && Date.now() < end) latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+      }),
+    );
+  } finally {
+    await pool.end();
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] * 100) / 100;
+  return { rps: Math.round(latencies.length / duration), p50_ms: at(0.5), p99_ms: at(0.99) };
+}
+
+module.exports = { ADMIN_URL, createDatabase, replay };
