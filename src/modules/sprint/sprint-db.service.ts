@@ -13,7 +13,7 @@ export interface SprintRunOptions {
   retryOnUniqueViolation?: boolean;
 }
 
-/** Runs sprint work in one tenant transaction and announces its changes once it has committed. */
+/** Runs sprint work in one tenant transaction and announces its changes once it has committed; reads need neither. */
 @Injectable()
 export class SprintDb {
   constructor(
@@ -24,6 +24,14 @@ export class SprintDb {
 
   get dialect() {
     return this.db.dialect;
+  }
+
+  /** Read-only sprint work (TenantDb.read): the project is checked first; nothing is announced. */
+  read<T>(projectId: string, work: (tx: SprintTx) => Promise<T>): Promise<T> {
+    return this.db.read(async (m) => {
+      await requireProject(m, projectId);
+      return work(new SprintTx(m, this.db.dialect, projectId, this.clock.now()));
+    });
   }
 
   async run<T>(projectId: string, work: (tx: SprintTx) => Promise<T>, options: SprintRunOptions = {}): Promise<T> {

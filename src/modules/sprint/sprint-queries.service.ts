@@ -43,7 +43,7 @@ export class SprintQueries {
 
   /** Items not yet finished (todo, pending, in_progress, indeterminate, provisional_complete). */
   async pendingCount(projectId: string, version?: string): Promise<PendingCount> {
-    return this.sprint.run(projectId, async (tx) => {
+    return this.sprint.read(projectId, async (tx) => {
       const query = tx.m
         .createQueryBuilder(SprintItem, 'i')
         .select('i.status', 'status')
@@ -61,7 +61,7 @@ export class SprintQueries {
   /** Items that declare `resource` among their touches_resources (reverse lookup). */
   async byResource(projectId: string, resource: string, status?: string): Promise<SprintItemView[]> {
     const { resource: key } = parseResource(resource);
-    return this.sprint.run(projectId, async (tx) => {
+    return this.sprint.read(projectId, async (tx) => {
       const ids = (await tx.m.find(SprintItemResource, { select: { item_id: true }, where: { project_id: projectId, resource: key } })).map((r) => r.item_id);
       if (ids.length === 0) return [];
       const items = await tx.m.find(SprintItem, {
@@ -80,7 +80,7 @@ export class SprintQueries {
    * that only touch documentation.
    */
   async testCoverageExpected(projectId: string, sessionId?: string): Promise<TestCoverageExpected> {
-    return this.sprint.run(projectId, async (tx) => {
+    return this.sprint.read(projectId, async (tx) => {
       const items = await tx.m.find(SprintItem, {
         where: { project_id: projectId, status: 'in_progress' as SprintItemStatus, ...(sessionId ? { claimed_by_session_id: sessionId } : {}) },
         order: { priority_rank: 'ASC', claimed_at: 'ASC' },
