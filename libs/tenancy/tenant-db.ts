@@ -1,7 +1,8 @@
-import type { PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
 import { inlineParams } from './inline-params';
+import { ReadLanes } from './read-lanes';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, TenantContext } from './tenant-context';
@@ -16,7 +17,8 @@ type Send = (text: string, values?: unknown[]) => Promise<QueryResult>;
  *
  * - `transaction(work)`: one read-write transaction;
  * - `read(work)`: read-only work; on Postgres each statement travels in one
- *   message with the statements that scope it, so a read costs one round trip.
+ *   message with the statements that scope it, so a read costs one round trip,
+ *   and shares a pipelined connection with other reads (`ReadLanes`).
  *   Every statement sees the data committed when it starts (the same as in a
  *   READ COMMITTED transaction); a write inside it fails.
  *
@@ -29,6 +31,7 @@ type Send = (text: string, values?: unknown[]) => Promise<QueryResult>;
  */
 export class TenantDb {
   private sqliteQueue: Promise<unknown> = Promise.resolve();
+  private readonly readLanes = new WeakMap<DataSource, ReadLanes>();
 
   constructor(
     private readonly shared: DataSource,
@@ -66,6 +69,29 @@ export class TenantDb {
   }
 
   private async inSchema<T>(source: DataSource, scope: string, mode: 'read' | 'write', work: Work<T>): Promise<T> {
+    return mode === 'read' ? this.readIn(source, scope, work) : this.transactIn(source, scope, work);
+  }
+
+  /**
+   * No transaction stays open: each statement is its own implicit one, scoped
+   * (and made read-only) by the statements sent with it, so it can share a
+   * pipelined connection with other tenants' reads.
+   */
+  private async readIn<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
+    const lanes = this.lanesFor(source);
+    const runner = source.createQueryRunner();
+    try {
+      routeQueries(runner, (text, values) => {
+        if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
+        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
+      });
+      return await work(runner.manager);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async transactIn<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
     const runner = source.createQueryRunner();
     try {
       const client = (await runner.connect()) as PoolClient;
@@ -77,15 +103,6 @@ export class TenantDb {
         tail = result.catch(() => undefined);
         return result;
       };
-      if (mode === 'read') {
-        // No transaction stays open: each statement is its own implicit one,
-        // scoped (and made read-only) by the statements sent with it.
-        routeQueries(runner, (text, values) => {
-          if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
-          return lastResult(send(`${scope}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
-        });
-        return await work(runner.manager);
-      }
       // The transaction opens, already scoped, in the message of the first statement.
       let open = false;
       routeQueries(runner, (text, values) => {
@@ -106,6 +123,17 @@ export class TenantDb {
     } finally {
       await runner.release();
     }
+  }
+
+  /** The pipelined read connections of `source`'s pool: half of the pool at most. */
+  private lanesFor(source: DataSource): ReadLanes {
+    let lanes = this.readLanes.get(source);
+    if (!lanes) {
+      const pool = (source.driver as unknown as { master: Pool }).master;
+      lanes = new ReadLanes(pool, Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
+      this.readLanes.set(source, lanes);
+    }
+    return lanes;
   }
 
   /** better-sqlite3 has one connection: units of work must not interleave. */

@@ -1,0 +1,139 @@
+import type { Socket } from 'node:net';
+import type { Pool, PoolClient, QueryResult } from 'pg';
+
+type Answer = QueryResult | QueryResult[];
+
+interface Lane {
+  client: Pipelinable;
+  inFlight: number;
+  released: boolean;
+  corked: boolean;
+  onError: (error: Error) => void;
+}
+
+/**
+ * pg's client switches to pipelining with this flag, which it reads at each
+ * send; its connection writes to `stream`, the socket.
+ */
+type Pipelinable = PoolClient & { pipeline: boolean; connection: { stream: Socket } };
+
+/**
+ * Read statements that are each a whole implicit transaction (they carry their
+ * own `SET LOCAL` scoping, so nothing outlives them on the connection) share a
+ * few connections borrowed from the pool, pipelined: a statement is written at
+ * once, behind those still being answered, instead of waiting for a connection
+ * of its own. Postgres answers them in order. Under load this saves most of a
+ * read's cost: the connection's backend is usually still awake when the next
+ * statement arrives, and no pool checkout happens per read.
+ *
+ * The lanes are pool connections like any other, so the pool's size still bounds
+ * the connections; at most `maxLanes` are held, and each goes back to the pool
+ * once nothing is in flight on it. A statement takes an idle lane, else borrows
+ * another connection if fewer than `maxLanes` are held and the pool has one to
+ * spare at once, else joins the least busy lane.
+ */
+export class ReadLanes {
+  private readonly lanes: Lane[] = [];
+  private readonly opening = new Set<Promise<Lane>>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly maxLanes: number,
+  ) {}
+
+  /** How many pool connections the lanes hold now (for tests and diagnostics). */
+  get held(): number {
+    return this.lanes.length;
+  }
+
+  async query(text: string): Promise<Answer> {
+    const lane = this.pick() ?? (await this.laneFor());
+    lane.inFlight++;
+    this.gather(lane);
+    try {
+      return await lane.client.query(text);
+    } finally {
+      lane.inFlight--;
+      if (lane.inFlight === 0) setImmediate(() => this.releaseIfIdle(lane));
+    }
+  }
+
+  /**
+   * Statements issued in the same turn of the event loop (many requests are read
+   * off their sockets in one turn under load) leave in one write: the socket is
+   * corked until the turn's I/O callbacks have run.
+   */
+  private gather(lane: Lane) {
+    if (lane.corked) return;
+    const socket = lane.client.connection.stream;
+    lane.corked = true;
+    socket.cork();
+    setImmediate(() => {
+      lane.corked = false;
+      socket.uncork();
+    });
+  }
+
+  /**
+   * The least busy lane, unless it is busy and the pool can lend another
+   * connection at once: then none, and the caller borrows one.
+   */
+  private pick(): Lane | undefined {
+    let best: Lane | undefined;
+    for (const lane of this.lanes) if (!best || lane.inFlight < best.inFlight) best = lane;
+    if (best && (best.inFlight === 0 || !this.canGrow())) return best;
+    return undefined;
+  }
+
+  private canGrow(): boolean {
+    if (this.lanes.length + this.opening.size >= this.maxLanes) return false;
+    const pool = this.pool;
+    return pool.waitingCount === 0 && (pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10));
+  }
+
+  /** A lane for a statement that found none to take: a new one, or one being borrowed. */
+  private async laneFor(): Promise<Lane> {
+    for (;;) {
+      if (this.lanes.length + this.opening.size < this.maxLanes) return this.open();
+      if (this.opening.size > 0) await Promise.race(this.opening).catch(() => undefined);
+      const lane = this.pick();
+      if (lane) return lane;
+    }
+  }
+
+  private async open(): Promise<Lane> {
+    const borrowing = this.borrow();
+    this.opening.add(borrowing);
+    try {
+      return await borrowing;
+    } finally {
+      this.opening.delete(borrowing);
+    }
+  }
+
+  private async borrow(): Promise<Lane> {
+    const client = (await this.pool.connect()) as Pipelinable;
+    const lane: Lane = { client, inFlight: 0, released: false, corked: false, onError: () => undefined };
+    // A connection that fails while held: pg fails every statement sent on it;
+    // the connection is dropped, not returned to the pool.
+    lane.onError = (error) => this.release(lane, error);
+    client.on('error', lane.onError);
+    client.pipeline = true;
+    this.lanes.push(lane);
+    return lane;
+  }
+
+  private releaseIfIdle(lane: Lane) {
+    if (lane.inFlight === 0) this.release(lane);
+  }
+
+  private release(lane: Lane, error?: Error) {
+    if (lane.released) return;
+    lane.released = true;
+    const index = this.lanes.indexOf(lane);
+    if (index !== -1) this.lanes.splice(index, 1);
+    lane.client.removeListener('error', lane.onError);
+    lane.client.pipeline = false;
+    lane.client.release(error);
+  }
+}

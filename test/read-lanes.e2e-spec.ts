@@ -1,0 +1,126 @@
+import { Pool, QueryResult } from 'pg';
+import { ReadLanes } from '../libs/tenancy/read-lanes';
+import { TestDatabase } from './support/pg-database';
+import { describePostgres } from './support/suites';
+
+/** The answer a lane gives for a single statement (the last result of a multi-statement one). */
+async function rows(lanes: ReadLanes, text: string): Promise<Record<string, unknown>[]> {
+  const answer = await lanes.query(text);
+  const last: QueryResult = Array.isArray(answer) ? answer[answer.length - 1] : answer;
+  return last.rows;
+}
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describePostgres('pipelined read lanes on a pg pool', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let lanes: ReadLanes;
+  const POOL_SIZE = 4;
+  const MAX_LANES = 2;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+  });
+  beforeEach(() => {
+    pool = new Pool({ connectionString: db.url, max: POOL_SIZE });
+    lanes = new ReadLanes(pool, MAX_LANES);
+  });
+  afterEach(async () => {
+    await pool.end();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  test('many concurrent statements each get their own answer over at most the lanes allowed, which go back to the pool when idle', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => rows(lanes, `SELECT ${i} AS n, pg_backend_pid() AS pid`)),
+    );
+    answers.forEach((r, i) => expect(r).toEqual([{ n: i, pid: expect.any(Number) }]));
+    const pids = new Set(answers.map((r) => r[0].pid));
+    expect(pids.size).toBeGreaterThanOrEqual(1);
+    expect(pids.size).toBeLessThanOrEqual(MAX_LANES);
+    expect(pool.totalCount).toBeLessThanOrEqual(POOL_SIZE);
+    await settled();
+    expect(lanes.held).toBe(0);
+    expect(pool.idleCount).toBe(pool.totalCount);
+    // A connection that served as a lane serves an ordinary checkout as before.
+    const client = await pool.connect();
+    try {
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      client.release();
+    }
+  });
+
+  test('a statement that fails does not disturb those pipelined with it', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => rows(lanes, i % 3 === 1 ? `SELECT ${i} / 0 AS n` : `SELECT ${i} AS n`)),
+    );
+    results.forEach((result, i) => {
+      if (i % 3 === 1) {
+        expect(result.status).toBe('rejected');
+        expect((result as PromiseRejectedResult).reason.message).toMatch(/division by zero/);
+      } else {
+        expect(result).toEqual({ status: 'fulfilled', value: [{ n: i }] });
+      }
+    });
+  });
+
+  test('SET LOCAL scoping ends with its statement: the next one on the same lane sees none of it', async () => {
+    await db.query('CREATE SCHEMA IF NOT EXISTS lane_a');
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        i % 2
+          ? rows(lanes, `SET LOCAL search_path TO lane_a; SET LOCAL transaction_read_only TO on; SELECT current_setting('search_path') AS sp, current_setting('transaction_read_only') AS ro`)
+          : rows(lanes, `SELECT current_setting('search_path') AS sp, current_setting('transaction_read_only') AS ro`),
+      ),
+    );
+    answers.forEach((r, i) => expect(r).toEqual([i % 2 ? { sp: 'lane_a', ro: 'on' } : { sp: '"$user", public', ro: 'off' }]));
+  });
+
+  test('the lanes leave the rest of the pool to others while they are busy', async () => {
+    const slow = Array.from({ length: 6 }, () => rows(lanes, 'SELECT pg_sleep(0.1) AS slept'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(lanes.held).toBeLessThanOrEqual(MAX_LANES);
+    const others = await Promise.all(Array.from({ length: POOL_SIZE - MAX_LANES }, () => pool.connect()));
+    try {
+      expect(others).toHaveLength(POOL_SIZE - MAX_LANES);
+    } finally {
+      others.forEach((c) => c.release());
+    }
+    await Promise.all(slow);
+  });
+
+  test('with every pool connection checked out, a read waits for one instead of failing', async () => {
+    const taken = await Promise.all(Array.from({ length: POOL_SIZE }, () => pool.connect()));
+    const pending = rows(lanes, 'SELECT 7 AS n');
+    let done = false;
+    void pending.then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(done).toBe(false);
+    taken[0].release();
+    await expect(pending).resolves.toEqual([{ n: 7 }]);
+    taken.slice(1).forEach((c) => c.release());
+  });
+
+  test('a lane whose connection dies fails the statements in flight on it, and the next read gets a new connection', async () => {
+    const lanes = new ReadLanes(pool, 1); // both statements on one connection
+    const inFlight = rows(lanes, 'SELECT pg_sleep(5)');
+    const behind = rows(lanes, 'SELECT 2 AS n');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const [{ backend }] = await db.query<{ backend: number }>(
+      "SELECT pid AS backend FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(5)'",
+    );
+    expect(typeof backend).toBe('number');
+    await db.query('SELECT pg_terminate_backend($1)', [backend]);
+    await expect(inFlight).rejects.toThrow();
+    await expect(behind).rejects.toThrow();
+    const [{ pid: after }] = await rows(lanes, 'SELECT pg_backend_pid() AS pid');
+    expect(after).not.toBe(backend);
+    await settled();
+    expect(lanes.held).toBe(0);
+    expect(pool.totalCount).toBeLessThanOrEqual(POOL_SIZE);
+  });
+});
