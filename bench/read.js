@@ -103,8 +103,8 @@ async function run({ root }) {
     const { token } = await hosted.app.get(TenantsService).provision('bench');
     const hostedProject = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
     const hostedPath = `/projects/${hostedProject.id}`;
-    // The statement Baton sends to Postgres for this read, as sent, for the database-only figure.
-    const readSql = await capturePgStatement(root, /FROM "projects"/, () => request('GET', hosted.url + hostedPath, { token }));
+    // The read Baton sends to Postgres for this request (scope, statement, values), for the database-only figure.
+    const read = await captureRead(root, /FROM "projects"/, () => request('GET', hosted.url + hostedPath, { token }));
     const hostedBody = (await request('GET', hosted.url + hostedPath, { token })).json;
     await request('GET', hosted.url + hostedPath, { expect: 401 }); // the route is really authenticated
 
@@ -134,7 +134,8 @@ async function run({ root }) {
     check();
     const database = await replay({
       url: db.url,
-      sql: readSql,
+      root,
+      read,
       connections: opts.connections,
       poolSize: hosted.app.get(APP_CONFIG).dbPoolSize,
       duration: opts.duration,
@@ -142,7 +143,7 @@ async function run({ root }) {
     });
     results.database = database;
     console.log(
-      `${pad('database', 9)} ${pad('(the statement alone, pg, no HTTP)', 38)} ${String(database.rps).padStart(7)} st/s   p50 ${database.p50_ms} ms  p99 ${database.p99_ms} ms` +
+      `${pad('database', 9)} ${pad('(the read alone, no HTTP)', 38)} ${String(database.rps).padStart(7)} st/s   p50 ${database.p50_ms} ms  p99 ${database.p99_ms} ms` +
         `  postgres/database ${ratio(results.postgres.rps, database.rps).toFixed(3)}`,
     );
 
@@ -190,7 +191,7 @@ async function run({ root }) {
       ceiling: results.ceiling,
       postgres: { ...results.postgres, ratio: pgRatio },
       sqlite: { ...results.sqlite, ratio: sqliteRatio },
-      database: { ...results.database, statement: readSql, postgres_ratio: ratio(results.postgres.rps, results.database.rps) },
+      database: { ...results.database, statement: read.text, postgres_ratio: ratio(results.postgres.rps, results.database.rps) },
       cold_start: { median_ms: coldMs, runs_ms: cold.map((c) => c.ready_ms) },
       idle_rss_mb: rssMb ?? null,
       targets: TARGETS,
@@ -211,26 +212,26 @@ async function run({ root }) {
 }
 
 /**
- * The text of the first statement matching `pattern` that Baton's pg client sends while
- * `action` runs. It must carry its parameters in its text, as TenantDb.read sends a statement.
+ * The first read (a `ScopedRead`: tenant scope, statement text, values) whose text matches
+ * `pattern` that Baton's pg client is given while `action` runs.
  */
-async function capturePgStatement(root, pattern, action) {
+async function captureRead(root, pattern, action) {
   const { Client } = require(path.join(root, 'node_modules', 'pg'));
+  const { ScopedRead } = require(path.join(root, 'dist', 'libs', 'tenancy', 'scoped-read'));
   const original = Client.prototype.query;
   let seen;
-  Client.prototype.query = function (text, ...rest) {
-    if (seen === undefined && typeof text === 'string' && pattern.test(text)) {
-      if (rest.length > 0 && Array.isArray(rest[0]) && rest[0].length > 0) throw new Error('the read was sent with bound parameters; replay expects one text');
-      seen = text;
+  Client.prototype.query = function (query, ...rest) {
+    if (seen === undefined && query instanceof ScopedRead && pattern.test(query.text)) {
+      seen = { scope: query.scope, text: query.text, values: query.values };
     }
-    return original.call(this, text, ...rest);
+    return original.call(this, query, ...rest);
   };
   try {
     await action();
   } finally {
     Client.prototype.query = original;
   }
-  if (seen === undefined) throw new Error(`no statement matching ${pattern} was sent`);
+  if (seen === undefined) throw new Error(`no read matching ${pattern} was sent`);
   return seen;
 }
 

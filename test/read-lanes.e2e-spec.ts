@@ -1,5 +1,6 @@
 import { Pool, QueryResult } from 'pg';
 import { ReadLanes } from '../libs/tenancy/read-lanes';
+import { ReadScope } from '../libs/tenancy/scoped-read';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 
@@ -122,5 +123,90 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     await settled();
     expect(lanes.held).toBe(0);
     expect(pool.totalCount).toBeLessThanOrEqual(POOL_SIZE);
+  });
+});
+
+describePostgres('scoped reads: prepared, scoped and read-only', () => {
+  let db: TestDatabase;
+  let pool: Pool;
+  let lanes: ReadLanes;
+  const suffix = Math.random().toString(16).slice(2, 10);
+  const roleA = `lane_a_${suffix}`;
+  const roleB = `lane_b_${suffix}`;
+  const scopeA: ReadScope = { searchPath: '"sa"', role: roleA };
+  const scopeB: ReadScope = { searchPath: '"sb"', role: roleB };
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    await db.query(`
+      CREATE ROLE ${roleA} NOLOGIN; CREATE ROLE ${roleB} NOLOGIN;
+      GRANT ${roleA} TO CURRENT_USER; GRANT ${roleB} TO CURRENT_USER;
+      CREATE SCHEMA sa AUTHORIZATION ${roleA}; CREATE SCHEMA sb AUTHORIZATION ${roleB};
+      CREATE TABLE sa.items (id int PRIMARY KEY, label text); CREATE TABLE sb.items (id int PRIMARY KEY, label text);
+      ALTER TABLE sa.items OWNER TO ${roleA}; ALTER TABLE sb.items OWNER TO ${roleB};
+      INSERT INTO sa.items VALUES (1, 'a one'), (2, 'a two'); INSERT INTO sb.items VALUES (1, 'b one');
+    `);
+  });
+  beforeEach(() => {
+    pool = new Pool({ connectionString: db.url, max: 4 });
+    lanes = new ReadLanes(pool, 1); // every read on one connection, so they share its prepared statements
+  });
+  afterEach(async () => {
+    await pool.end();
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await TestDatabase.dropRoles([roleA, roleB]);
+  });
+
+  test("the same statement for two tenants, interleaved on one connection, reads each tenant's own table", async () => {
+    const text = 'SELECT id, label FROM items WHERE id = $1';
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => lanes.read(i % 2 ? scopeA : scopeB, text, [1])));
+    answers.forEach((r, i) => expect(r.rows).toEqual([{ id: 1, label: i % 2 ? 'a one' : 'b one' }]));
+    // the scoping ended with each read
+    const [{ sp, usr }] = (await pool.query("SELECT current_setting('search_path') AS sp, current_user AS usr")).rows;
+    expect(sp).toBe('"$user", public');
+    expect(usr).not.toMatch(/^lane_/);
+  });
+
+  test("a tenant's role cannot read another tenant's schema, and a read cannot write", async () => {
+    await expect(lanes.read(scopeA, 'SELECT label FROM sb.items', [])).rejects.toThrow(/permission denied/);
+    await expect(lanes.read(scopeA, "INSERT INTO items VALUES (9, 'x')", [])).rejects.toThrow(/read-only transaction/);
+    expect((await db.query('SELECT count(*)::int AS n FROM sa.items'))[0]).toEqual({ n: 2 });
+  });
+
+  test('parameters convert as pg converts bound values', async () => {
+    const when = new Date('2026-03-04T05:06:07.089Z');
+    const r = await lanes.read(
+      scopeA,
+      'SELECT $1::timestamptz AS d, $2::int[] AS a, $3::text AS n, $4::jsonb AS j, $5::bytea AS b, $6::text AS s',
+      [when, [1, 2, 3], null, { k: ["it's"] }, Buffer.from([0, 255]), 'quote \' and \\ backslash'],
+    );
+    expect(r.rows).toEqual([{ d: when, a: [1, 2, 3], n: null, j: { k: ["it's"] }, b: Buffer.from([0, 255]), s: "quote ' and \\ backslash" }]);
+  });
+
+  test('a read whose scoping fails does not break the reads pipelined behind it', async () => {
+    const text = `SELECT label FROM items WHERE id = $1 AND ${Math.floor(Math.random() * 1e9)} > 0`; // new on this connection
+    const broken: ReadScope = { searchPath: '"sa"', role: `no_such_role_${suffix}` };
+    const [first, second, third] = await Promise.allSettled([lanes.read(broken, text, [1]), lanes.read(scopeA, text, [2]), lanes.read(scopeB, text, [1])]);
+    expect(first.status).toBe('rejected');
+    expect((first as PromiseRejectedResult).reason.message).toMatch(/role .* does not exist/);
+    expect(second).toEqual({ status: 'fulfilled', value: expect.objectContaining({ rows: [{ label: 'a two' }] }) });
+    expect(third).toEqual({ status: 'fulfilled', value: expect.objectContaining({ rows: [{ label: 'b one' }] }) });
+  });
+
+  test('a table whose columns changed is read with its new columns', async () => {
+    await db.query('CREATE TABLE sa.shapes (id int); INSERT INTO sa.shapes VALUES (1)');
+    await db.query(`ALTER TABLE sa.shapes OWNER TO ${roleA}`);
+    expect((await lanes.read(scopeA, 'SELECT * FROM shapes', [])).rows).toEqual([{ id: 1 }]);
+    await db.query("ALTER TABLE sa.shapes ADD COLUMN note text DEFAULT 'added'");
+    expect((await lanes.read(scopeA, 'SELECT * FROM shapes', [])).rows).toEqual([{ id: 1, note: 'added' }]);
+  });
+
+  test('a value pg cannot convert fails that read only', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(lanes.read(scopeA, 'SELECT $1::jsonb AS j', [circular])).rejects.toThrow(/circular/i);
+    expect((await lanes.read(scopeA, 'SELECT count(*)::int AS n FROM items', [])).rows).toEqual([{ n: 2 }]);
   });
 });

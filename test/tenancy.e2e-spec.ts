@@ -173,6 +173,9 @@ describePostgres('hosted tenancy on Postgres', () => {
       await tenantDb.transaction((m) => m.query(`INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [id, "it's \\ read", 'rw']));
       const rows = await tenantDb.read((m) => m.query('SELECT name FROM projects WHERE id = $1', [id]));
       expect(rows).toEqual([{ name: "it's \\ read" }]);
+      // Several statements in one text cannot be prepared; they go as text, scoped and read-only the same way.
+      expect(await tenantDb.read((m) => m.query(`SELECT 1 AS a; SELECT name AS b FROM projects WHERE id = '${id}'`))).toEqual([{ b: "it's \\ read" }]);
+      await expect(tenantDb.read((m) => m.query(`SELECT 1; DELETE FROM projects WHERE id = '${id}'`))).rejects.toThrow(/read-only transaction/);
       await tenantDb.transaction((m) => m.query('DELETE FROM projects WHERE id = $1', [id]));
     });
   });

@@ -1,6 +1,7 @@
 'use strict';
 /** A Postgres database with a unique name, created for one benchmark run and dropped after it. */
 const { randomBytes } = require('node:crypto');
+const path = require('node:path');
 const { Client } = require('pg');
 
 const ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.BATON_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,13 +46,16 @@ async function createDatabase(prefix = 'baton_bench') {
 }
 
 /**
- * Runs one SQL text (simple protocol, as Baton sends a read) against `url` from `connections`
- * concurrent callers sharing a pool of `poolSize` connections, for `warmup` then `duration`
- * seconds; returns the statements per second of the measured part and their p50/p99 in ms.
+ * Sends one read the way TenantDb.read sends it (`read`: the tenant scope, statement text and
+ * values captured from Baton), through Baton's own pipelined read lanes on a pool of `poolSize`
+ * connections, from `connections` concurrent callers, for `warmup` then `duration` seconds;
+ * returns the reads per second of the measured part and their p50/p99 in ms.
  */
-async function replay({ url, sql, connections, poolSize, duration, warmup }) {
-  const { Pool } = require('pg');
+async function replay({ root, url, read, connections, poolSize, duration, warmup }) {
+  const { Pool } = require(path.join(root, 'node_modules', 'pg'));
+  const { ReadLanes } = require(path.join(root, 'dist', 'libs', 'tenancy', 'read-lanes'));
   const pool = new Pool({ connectionString: url, max: poolSize });
+  const lanes = new ReadLanes(pool, Math.max(1, Math.floor(poolSize / 2)));
   const latencies = [];
   let measuring = false;
   const start = Date.now();
@@ -62,13 +66,15 @@ async function replay({ url, sql, connections, poolSize, duration, warmup }) {
       Array.from({ length: connections }, async () => {
         while (Date.now() < end) {
           const t = process.hrtime.bigint();
-          await pool.query(sql);
+          const result = await lanes.read(read.scope, read.text, read.values);
+          if (result.rows.length !== 1) throw new Error(`the replayed read answered ${result.rows.length} rows`);
           measuring ||= Date.now() >= measureFrom;
           if (measuring && Date.now() < end) latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
         }
       }),
     );
   } finally {
+    await new Promise((resolve) => setTimeout(resolve, 10)); // lanes go back to the pool
     await pool.end();
   }
   latencies.sort((a, b) => a - b);

@@ -1,7 +1,11 @@
 import type { Socket } from 'node:net';
-import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult, Submittable } from 'pg';
+import { ReadScope, ScopedRead } from './scoped-read';
 
 type Answer = QueryResult | QueryResult[];
+
+/** invalid_sql_statement_name; feature_not_supported ("cached plan must not change result type"). */
+const RETRIED = new Set(['26000', '0A000']);
 
 interface Lane {
   client: Pipelinable;
@@ -46,12 +50,42 @@ export class ReadLanes {
     return this.lanes.length;
   }
 
-  async query(text: string): Promise<Answer> {
+  /** One statement as text (a simple-protocol message, which may hold several). */
+  query(text: string): Promise<Answer> {
+    return this.onLane((client) => client.query(text));
+  }
+
+  /**
+   * One read statement of a tenant, scoped by `scope`, both as prepared
+   * statements (`ScopedRead`). A read that met a statement gone from its
+   * connection (the read that parsed it failed first) or re-planned to another
+   * result shape is sent once more, parsed afresh.
+   */
+  async read(scope: ReadScope, text: string, values?: unknown[]): Promise<QueryResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await this.onLane((client) => {
+          const read = new ScopedRead(scope, text, values);
+          const done = new Promise<Answer>((resolve, reject) => {
+            read.callback = (error, result) => (error ? reject(error) : resolve(result as Answer));
+          });
+          client.query(read as unknown as Submittable);
+          return done;
+        });
+        return Array.isArray(answer) ? answer[answer.length - 1] : answer;
+      } catch (error) {
+        if (attempt === 1 && RETRIED.has((error as { code?: string }).code ?? '')) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async onLane(send: (client: Pipelinable) => Promise<Answer>): Promise<Answer> {
     const lane = this.pick() ?? (await this.laneFor());
     lane.inFlight++;
     this.gather(lane);
     try {
-      return await lane.client.query(text);
+      return await send(lane.client);
     } finally {
       lane.inFlight--;
       if (lane.inFlight === 0) setImmediate(() => this.releaseIfIdle(lane));

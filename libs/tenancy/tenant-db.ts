@@ -3,6 +3,7 @@ import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
 import { inlineParams } from './inline-params';
 import { ReadLanes } from './read-lanes';
+import type { ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, TenantContext } from './tenant-context';
@@ -16,9 +17,9 @@ type Send = (text: string, values?: unknown[]) => Promise<QueryResult>;
  * tenant's storage:
  *
  * - `transaction(work)`: one read-write transaction;
- * - `read(work)`: read-only work; on Postgres each statement travels in one
- *   message with the statements that scope it, so a read costs one round trip,
- *   and shares a pipelined connection with other reads (`ReadLanes`).
+ * - `read(work)`: read-only work; on Postgres each statement travels with the
+ *   statement that scopes it, both prepared, in one round trip (`ScopedRead`),
+ *   on a pipelined connection shared with other reads (`ReadLanes`).
  *   Every statement sees the data committed when it starts (the same as in a
  *   READ COMMITTED transaction); a write inside it fails.
  *
@@ -62,14 +63,14 @@ export class TenantDb {
     const tenant = currentTenant();
     if (tenant.byodbUrlEncrypted) {
       const own = await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string));
-      return this.inSchema(own, scopeStatements(BYODB_SCHEMA, null), mode, work);
+      return this.inSchema(own, { schema: BYODB_SCHEMA, role: null }, mode, work);
     }
     if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
-    return this.inSchema(this.shared, scopeStatements(tenant.schema, tenant.role), mode, work);
+    return this.inSchema(this.shared, { schema: tenant.schema, role: tenant.role }, mode, work);
   }
 
-  private async inSchema<T>(source: DataSource, scope: string, mode: 'read' | 'write', work: Work<T>): Promise<T> {
-    return mode === 'read' ? this.readIn(source, scope, work) : this.transactIn(source, scope, work);
+  private async inSchema<T>(source: DataSource, where: Where, mode: 'read' | 'write', work: Work<T>): Promise<T> {
+    return mode === 'read' ? this.readIn(source, where, work) : this.transactIn(source, scopeStatements(where), work);
   }
 
   /**
@@ -77,13 +78,18 @@ export class TenantDb {
    * (and made read-only) by the statements sent with it, so it can share a
    * pipelined connection with other tenants' reads.
    */
-  private async readIn<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
+  private async readIn<T>(source: DataSource, where: Where, work: Work<T>): Promise<T> {
     const lanes = this.lanesFor(source);
+    const scope: ReadScope = { searchPath: quoteIdent(where.schema), role: where.role };
     const runner = source.createQueryRunner();
     try {
       routeQueries(runner, (text, values) => {
         if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
-        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
+        return lanes.read(scope, text, values).catch((error: unknown) => {
+          // Several statements in one text cannot be prepared: sent as text, scoped the same way.
+          if (!isMultiStatementRefusal(error)) throw error;
+          return lastResult(lanes.query(`${scopeStatements(where)}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
+        });
       });
       return await work(runner.manager);
     } finally {
@@ -146,8 +152,18 @@ export class TenantDb {
 
 const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
 
-function scopeStatements(schema: string, role: string | null): string {
+/** A tenant's schema and role (none for a BYODB database, whose connection owns it). */
+interface Where {
+  schema: string;
+  role: string | null;
+}
+
+function scopeStatements({ schema, role }: Where): string {
   return `SET LOCAL search_path TO ${quoteIdent(schema)}${role ? `; SET LOCAL ROLE ${quoteIdent(role)}` : ''}`;
+}
+
+function isMultiStatementRefusal(error: unknown): boolean {
+  return (error as { code?: string }).code === '42601' && /multiple commands/.test((error as Error).message);
 }
 
 /** A multi-statement message answers with one result per statement: the caller asked for the last. */

@@ -38,8 +38,13 @@ export class TestDatabase {
     } catch {
       // no control plane in this database
     }
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS "${this.name}" WITH (FORCE)`));
+    await TestDatabase.dropRoles(roles);
+  }
+
+  /** Drops cluster-wide roles a suite made (after the databases that use them). */
+  static async dropRoles(roles: string[]): Promise<void> {
     await admin(async (c) => {
-      await c.query(`DROP DATABASE IF EXISTS "${this.name}" WITH (FORCE)`);
       for (let i = 0; i < roles.length; i += 200) {
         await c.query(roles.slice(i, i + 200).map((r) => `DROP ROLE IF EXISTS "${r}"`).join('; '));
       }
