@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'sk_service_';
 
@@ -9,7 +9,7 @@ export function generateApiToken(): string {
 
 /** What is stored and looked up: the hex SHA-256 of the whole token. */
 export function hashApiToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** The token from an `Authorization: Bearer ...` header, or undefined. */
