@@ -43,7 +43,7 @@ interface PgQuery {
   callback?: (error: Error | null, result: unknown) => void;
   handleError(error: Error, connection: unknown): void;
 }
-const PgQuery = Query as unknown as new (config: { text: string; values?: unknown[] }) => PgQuery;
+const PgQuery = Query as unknown as new (text: string, values?: unknown[]) => PgQuery;
 
 /** The same name for the same read text on every connection; texts beyond the cap go unnamed. */
 const MAX_NAMED_STATEMENTS = 500;
@@ -80,7 +80,7 @@ export class ScopedRead extends PgQuery {
     text: string,
     values: unknown[] | undefined,
   ) {
-    super({ text, values });
+    super(text, values); // text and values, not a config object, which pg would copy
   }
 
   submit(connection: PgConnection): Error | null {
