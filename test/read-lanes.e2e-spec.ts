@@ -55,6 +55,17 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     }
   });
 
+  test('statements issued in one turn travel together on one connection, sixteen at most', async () => {
+    const pids = async (count: number) => {
+      const answers = await Promise.all(Array.from({ length: count }, () => rows(lanes, 'SELECT pg_backend_pid() AS pid')));
+      return new Set(answers.map((r) => r[0].pid));
+    };
+    expect((await pids(16)).size).toBe(1);
+    await settled();
+    // The seventeenth looks for another lane.
+    expect((await pids(17)).size).toBe(2);
+  });
+
   test('a statement that fails does not disturb those pipelined with it', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) => rows(lanes, i % 3 === 1 ? `SELECT ${i} / 0 AS n` : `SELECT ${i} AS n`)),
