@@ -180,6 +180,36 @@ describePostgres('hosted tenancy on Postgres', () => {
     });
   });
 
+  test("reads of two tenants sent in the same turn share connections, and each statement runs as its own tenant", async () => {
+    const tenantDb = testApp.app.get(TenantDb);
+    const resolver = testApp.app.get(TenantResolver);
+    const contexts = [await resolver.resolve(`Bearer ${a.token}`), await resolver.resolve(`Bearer ${b.token}`)];
+    const names = await Promise.all(
+      contexts.map((ctx, i) =>
+        runWithTenant(ctx, () => tenantDb.transaction(async (m) => {
+          const name = `same turn ${i} ${randomUUID()}`;
+          await m.query(`INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [randomUUID(), name, name]);
+          return name;
+        })),
+      ),
+    );
+    // Issued in one synchronous loop: one turn of the event loop, alternating tenants.
+    const reads = Array.from({ length: 40 }, (_, i) =>
+      runWithTenant(contexts[i % 2], () =>
+        tenantDb.read((m) => m.query('SELECT current_user AS who, pg_backend_pid() AS pid, (SELECT array_agg(name) FROM projects) AS names')),
+      ),
+    );
+    const answers = (await Promise.all(reads)).map((rows) => rows[0] as { who: string; pid: number; names: string[] });
+    answers.forEach((answer, i) => {
+      expect(answer.who).toBe(contexts[i % 2].role);
+      expect(answer.names).toContain(names[i % 2]);
+      expect(answer.names).not.toContain(names[(i + 1) % 2]);
+    });
+    // Both tenants' statements travelled on the same connections.
+    const pidsOf = (k: number) => new Set(answers.filter((_, i) => i % 2 === k).map((answer) => answer.pid));
+    expect([...pidsOf(0)].some((pid) => pidsOf(1).has(pid))).toBe(true);
+  });
+
   test('nothing of a tenant survives on a pooled connection after its transaction or read', async () => {
     const own = await Promise.all([a, b].map(async (t) => (await t.http.post("/projects", { name: `pooled ${randomUUID()}` })).body.id as string));
     const answers = await Promise.all(

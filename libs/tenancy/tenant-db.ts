@@ -33,6 +33,7 @@ type Send = (text: string, values?: unknown[]) => Promise<QueryResult>;
 export class TenantDb {
   private sqliteQueue: Promise<unknown> = Promise.resolve();
   private readonly readLanes = new WeakMap<DataSource, ReadLanes>();
+  private readonly readManagers = new WeakMap<DataSource, EntityManager>();
 
   constructor(
     private readonly shared: DataSource,
@@ -61,40 +62,42 @@ export class TenantDb {
 
   private async onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const tenant = currentTenant();
-    if (tenant.byodbUrlEncrypted) {
-      const own = await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string));
-      return this.inSchema(own, { schema: BYODB_SCHEMA, role: null }, mode, work);
-    }
-    if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
-    return this.inSchema(this.shared, { schema: tenant.schema, role: tenant.role }, mode, work);
-  }
-
-  private async inSchema<T>(source: DataSource, where: Where, mode: 'read' | 'write', work: Work<T>): Promise<T> {
-    return mode === 'read' ? this.readIn(source, where, work) : this.transactIn(source, scopeStatements(where), work);
+    const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
+    if (mode === 'read') return work(this.readManagerFor(source, tenant.byodbUrlEncrypted ? tenant.tenantId : null));
+    return this.transactIn(source, scopeStatements(whereOf(tenant)), work);
   }
 
   /**
+   * The entity manager every read-only unit of work on `source` is given. Its
+   * query runner holds no connection and nothing of any request: each statement
+   * is scoped, when it is sent, for the tenant of the request that sends it, and
+   * travels on `source`'s read lanes. So no runner is made and released per read.
    * No transaction stays open: each statement is its own implicit one, scoped
-   * (and made read-only) by the statements sent with it, so it can share a
-   * pipelined connection with other tenants' reads.
+   * (and made read-only) by the statement sent with it. `owner` is the tenant
+   * whose own database `source` is, or null for the shared cluster.
    */
-  private async readIn<T>(source: DataSource, where: Where, work: Work<T>): Promise<T> {
+  private readManagerFor(source: DataSource, owner: string | null): EntityManager {
+    let manager = this.readManagers.get(source);
+    if (manager) return manager;
     const lanes = this.lanesFor(source);
-    const scope: ReadScope = { searchPath: quoteIdent(where.schema), role: where.role };
     const runner = source.createQueryRunner();
-    try {
-      routeQueries(runner, (text, values) => {
-        if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
-        return lanes.read(scope, text, values).catch((error: unknown) => {
-          // Several statements in one text cannot be prepared: sent as text, scoped the same way.
-          if (!isMultiStatementRefusal(error)) throw error;
-          return lastResult(lanes.query(`${scopeStatements(where)}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
-        });
+    routeQueries(runner, (text, values) => {
+      if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
+      const tenant = currentTenant();
+      // The tenant chose the source when the work began: a statement sent under another tenant fails loudly.
+      if (owner !== (tenant.byodbUrlEncrypted ? tenant.tenantId : null)) {
+        return Promise.reject(new Error(`a read of tenant ${tenant.tenantId} reached another tenant's storage`));
+      }
+      return lanes.read(readScopeOf(tenant), text, values).catch((error: unknown) => {
+        // Several statements in one text cannot be prepared: sent as text, scoped the same way.
+        if (!isMultiStatementRefusal(error)) throw error;
+        const scope = scopeStatements(whereOf(tenant));
+        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
       });
-      return await work(runner.manager);
-    } finally {
-      await runner.release();
-    }
+    });
+    manager = runner.manager;
+    this.readManagers.set(source, manager);
+    return manager;
   }
 
   private async transactIn<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
@@ -156,6 +159,25 @@ const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOIN
 interface Where {
   schema: string;
   role: string | null;
+}
+
+/** Where `tenant`'s data lives on the storage it uses: its schema and role on the shared cluster, `baton` in its own database. */
+function whereOf(tenant: TenantContext): Where {
+  if (tenant.byodbUrlEncrypted) return { schema: BYODB_SCHEMA, role: null };
+  if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
+  return { schema: tenant.schema, role: tenant.role };
+}
+
+/** A request's tenant is one object for the whole request: its read scope is worked out once. */
+const readScopes = new WeakMap<TenantContext, ReadScope>();
+
+function readScopeOf(tenant: TenantContext): ReadScope {
+  let scope = readScopes.get(tenant);
+  if (!scope) {
+    const where = whereOf(tenant);
+    readScopes.set(tenant, (scope = { searchPath: quoteIdent(where.schema), role: where.role }));
+  }
+  return scope;
 }
 
 function scopeStatements({ schema, role }: Where): string {
