@@ -214,6 +214,25 @@ describePostgres('scoped reads: prepared, scoped and read-only', () => {
     expect((await lanes.read(scopeA, 'SELECT * FROM shapes', [])).rows).toEqual([{ id: 1, note: 'added' }]);
   });
 
+  test('later reads of a statement, described once per connection, give the same typed rows', async () => {
+    const text = "SELECT id, label, now() - now() AS span, '2026-01-02T03:04:05Z'::timestamptz AS at, '{\"k\": [1]}'::jsonb AS j, NULL::int AS nothing FROM items WHERE id <= $1 ORDER BY id";
+    for (let i = 0; i < 3; i++) {
+      for (const [scope, expected] of [
+        [scopeA, [[1, 'a one'], [2, 'a two']]],
+        [scopeB, [[1, 'b one']]],
+      ] as const) {
+        const { rows, rowCount, command } = await lanes.read(scope, text, [2]);
+        expect(command).toBe('SELECT');
+        expect(rowCount).toBe(expected.length);
+        expect(rows).toEqual(
+          expected.map(([id, label]) => ({ id, label, span: expect.anything(), at: new Date('2026-01-02T03:04:05Z'), j: { k: [1] }, nothing: null })),
+        );
+      }
+    }
+    // A statement that returns no rows answers an empty list, described or not.
+    for (let i = 0; i < 2; i++) expect((await lanes.read(scopeA, 'SELECT id FROM items WHERE id > $1', [99])).rows).toEqual([]);
+  });
+
   test('a value pg cannot convert fails that read only', async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;

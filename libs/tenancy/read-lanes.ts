@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import type { Pool, PoolClient, QueryResult, Submittable } from 'pg';
-import { ReadScope, ScopedRead } from './scoped-read';
+import { ReadResult, ReadScope, ScopedRead } from './scoped-read';
 
-type Answer = QueryResult | QueryResult[];
+type Answer = QueryResult | QueryResult[] | ReadResult;
 
 /**
  * How many statements may be in flight on the lane gathering this turn's write
@@ -63,8 +63,8 @@ export class ReadLanes {
   }
 
   /** One statement as text (a simple-protocol message, which may hold several). */
-  query(text: string): Promise<Answer> {
-    return this.onLane((client) => client.query(text));
+  query(text: string): Promise<QueryResult | QueryResult[]> {
+    return this.onLane((client) => client.query(text)) as Promise<QueryResult | QueryResult[]>;
   }
 
   /**
@@ -73,18 +73,18 @@ export class ReadLanes {
    * connection (the read that parsed it failed first) or re-planned to another
    * result shape is sent once more, parsed afresh.
    */
-  async read(scope: ReadScope, text: string, values?: unknown[]): Promise<QueryResult> {
+  async read(scope: ReadScope, text: string, values?: unknown[]): Promise<ReadResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.onLane((client) => {
           const read = new ScopedRead(scope, text, values);
-          const done = new Promise<Answer>((resolve, reject) => {
-            read.callback = (error, result) => (error ? reject(error) : resolve(result as Answer));
+          const done = new Promise<ReadResult>((resolve, reject) => {
+            read.callback = (error, result) => (error ? reject(error) : resolve(result as ReadResult));
           });
           client.query(read as unknown as Submittable);
           return done;
         });
-        return Array.isArray(answer) ? answer[answer.length - 1] : answer;
+        return answer as ReadResult;
       } catch (error) {
         if (attempt === 1 && RETRIED.has((error as { code?: string }).code ?? '')) continue;
         throw error;

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { Query } from 'pg';
+import { Query, types } from 'pg';
 
 // pg's own conversion of a JavaScript value to a parameter's text (dates,
 // arrays, JSON, buffers), the one it applies to bound values.
@@ -10,6 +10,22 @@ const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unkn
 export interface ReadScope {
   searchPath: string;
   role: string | null;
+}
+
+/** A column of a read's answer, as Postgres describes it. */
+export interface ReadField {
+  name: string;
+  dataTypeID: number;
+  format: string;
+}
+
+/** What a read answers: the shape of pg's own result, as TypeORM reads it. */
+export interface ReadResult {
+  command: string | null;
+  rowCount: number | null;
+  oid: number | null;
+  rows: Record<string, unknown>[];
+  fields: ReadField[];
 }
 
 /** The part of pg's connection a query writes its protocol messages with. */
@@ -36,11 +52,19 @@ const SCOPE_WITHOUT_ROLE = {
   text: "SELECT WHERE set_config('search_path', $1, true) IS NULL OR set_config('transaction_read_only', 'on', true) IS NULL",
 };
 
-/** What is used here of pg's query class, which handles the answers (rows, results, errors). */
+/** How the rows of one prepared statement are read: its columns and a text parser for each. */
+interface RowShape {
+  fields: ReadField[];
+  names: string[];
+  parsers: ((text: string) => unknown)[];
+}
+
+/** The part of pg's query class used here: its callback, its types, and its error reporting. */
 interface PgQuery {
   text: string;
   values?: unknown[];
   callback?: (error: Error | null, result: unknown) => void;
+  _result: { _types?: { getTypeParser(oid: number, format: string): (text: string) => unknown } };
   handleError(error: Error, connection: unknown): void;
 }
 const PgQuery = Query as unknown as new (text: string, values?: unknown[]) => PgQuery;
@@ -59,8 +83,11 @@ function statementName(text: string): string {
   return name;
 }
 
-/** Per connection: the statement names parsed (or being parsed) there. */
-const parsedOn = new WeakMap<PgConnection, Set<string>>();
+/**
+ * Per connection: the statement names parsed (or being parsed) there, each
+ * with the shape of its rows once a read of it has described them (null until then).
+ */
+const parsedOn = new WeakMap<PgConnection, Map<string, RowShape | null>>();
 
 /**
  * One read statement of a tenant, sent with the extended protocol in a single
@@ -68,12 +95,26 @@ const parsedOn = new WeakMap<PgConnection, Set<string>>();
  * statement, then Sync. Both are named prepared statements, parsed once per
  * connection, so Postgres does not parse the same text again for every read
  * (when the search path differs from the one a statement was planned with,
- * Postgres re-plans it for the current one). The result is the statement's;
- * the scoping returns no row.
+ * Postgres re-plans it for the current one). The first read of a statement on
+ * a connection asks Postgres to describe its rows; later ones reuse that
+ * description, so neither side spends time on it again. Should the columns
+ * change, Postgres refuses the prepared statement ("cached plan must not change
+ * result type") and the read is sent again, parsed and described afresh.
+ * The answer is the statement's; the scoping returns no row.
  */
 export class ScopedRead extends PgQuery {
   private readonly parsedHere: string[] = [];
   private connection: PgConnection | null = null;
+  /** The prepared statement's name ('' beyond the cap). Not `name`: pg's query class reads that. */
+  private statement = '';
+  private shape: RowShape | null = null;
+  /** Not `rows`: pg's query class reads that as a portal's page size. */
+  private readonly answerRows: Record<string, unknown>[] = [];
+  /** CommandComplete messages seen: the scope's first, then the statement's. */
+  private completed = 0;
+  private command: string | null = null;
+  private rowCount: number | null = null;
+  private rowError: Error | null = null;
 
   constructor(
     private readonly scope: ReadScope,
@@ -91,25 +132,81 @@ export class ScopedRead extends PgQuery {
       return error as Error;
     }
     this.connection = connection;
+    let known = parsedOn.get(connection);
+    if (!known) parsedOn.set(connection, (known = new Map()));
     const scope = this.scope.role ? SCOPE_WITH_ROLE : SCOPE_WITHOUT_ROLE;
     const scopeValues = this.scope.role ? [this.scope.searchPath, this.scope.role] : [this.scope.searchPath];
     const text = this.text;
-    const name = statementName(text);
+    const name = (this.statement = statementName(text));
     connection.stream.cork();
     try {
-      this.parseOnce(connection, scope.name, scope.text);
+      this.parseOnce(connection, known, scope.name, scope.text);
       connection.bind({ statement: scope.name, values: scopeValues });
       connection.execute({});
-      if (name) this.parseOnce(connection, name, text);
+      if (name) this.parseOnce(connection, known, name, text);
       else connection.parse({ text, name: '' });
       connection.bind({ statement: name, values });
-      connection.describe({ type: 'P', name: '' });
+      this.shape = (name && known.get(name)) || null;
+      if (!this.shape) connection.describe({ type: 'P', name: '' });
       connection.execute({});
       connection.sync();
     } finally {
       connection.stream.uncork();
     }
     return null;
+  }
+
+  /** Only a read that asked for it (the first of its statement on the connection) is described. */
+  handleRowDescription(message: { fields: ReadField[] }): void {
+    const types = this._result._types;
+    const fields = message.fields;
+    const shape: RowShape = {
+      fields,
+      names: fields.map((field) => field.name),
+      parsers: fields.map((field) => (types ?? typesFallback).getTypeParser(field.dataTypeID, field.format || 'text')),
+    };
+    this.shape = shape;
+    const known = this.connection && parsedOn.get(this.connection);
+    if (this.statement && known?.has(this.statement)) known.set(this.statement, shape);
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    const shape = this.shape;
+    if (this.rowError) return;
+    if (!shape) {
+      this.rowError = new Error('a row arrived for a read whose columns were not described');
+      return;
+    }
+    try {
+      const row: Record<string, unknown> = {};
+      const values = message.fields;
+      for (let i = 0; i < values.length; i++) {
+        const raw = values[i];
+        row[shape.names[i]] = raw === null ? null : shape.parsers[i](raw);
+      }
+      this.answerRows.push(row);
+    } catch (error) {
+      this.rowError = error as Error;
+    }
+  }
+
+  handleCommandComplete(message: { text: string }): void {
+    if (this.completed++ === 0) return; // the scoping statement
+    const match = COMMAND_TAG.exec(message.text);
+    if (!match) return;
+    this.command = match[1];
+    if (match[3]) this.rowCount = parseInt(match[3], 10);
+    else if (match[2]) this.rowCount = parseInt(match[2], 10);
+  }
+
+  handleEmptyQuery(): void {
+    this.completed++;
+  }
+
+  handleReadyForQuery(connection: unknown): void {
+    if (this.rowError) return this.handleError(this.rowError, connection);
+    const result: ReadResult = { command: this.command, rowCount: this.rowCount, oid: null, rows: this.answerRows, fields: this.shape?.fields ?? [] };
+    this.callback?.(null, result);
   }
 
   /**
@@ -128,13 +225,16 @@ export class ScopedRead extends PgQuery {
     super.handleError(error, connection);
   }
 
-  private parseOnce(connection: PgConnection, name: string, text: string) {
-    let known = parsedOn.get(connection);
-    if (!known) parsedOn.set(connection, (known = new Set()));
+  private parseOnce(connection: PgConnection, known: Map<string, RowShape | null>, name: string, text: string) {
     if (known.has(name)) return;
     connection.close({ type: 'S', name });
     connection.parse({ text, name });
-    known.add(name);
+    known.set(name, null);
     this.parsedHere.push(name);
   }
 }
+
+/** The command tag of CommandComplete: "SELECT 3", "INSERT 0 1". */
+const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
+
+const typesFallback = types as unknown as { getTypeParser(oid: number, format: string): (text: string) => unknown };

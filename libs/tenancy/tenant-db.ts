@@ -3,14 +3,14 @@ import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
 import { inlineParams } from './inline-params';
 import { ReadLanes } from './read-lanes';
-import type { ReadScope } from './scoped-read';
+import type { ReadResult, ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, TenantContext } from './tenant-context';
 import { BYODB_SCHEMA } from './tenant-schema';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
-type Send = (text: string, values?: unknown[]) => Promise<QueryResult>;
+type Send = (text: string, values?: unknown[]) => Promise<QueryResult | ReadResult>;
 
 /**
  * The only door to tenant data. Both methods run `work` against the current
@@ -107,7 +107,7 @@ export class TenantDb {
       // Statements go out one after another, in the order they were issued,
       // even when the work issues several at once.
       let tail: Promise<unknown> = Promise.resolve();
-      const send: Send = (text, values) => {
+      const send = (text: string, values?: unknown[]): Promise<QueryResult> => {
         const result = tail.then(() => client.query(text, values));
         tail = result.catch(() => undefined);
         return result;
