@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { Availability, AvailabilityTracker } from './availability';
 
 /** What travels on the channel: one tenant's wake-ups, dashboard event or budget pause. */
@@ -257,7 +257,10 @@ export class RedisPush {
  * background with `reconnectDelay`.
  */
 function defaultClient(url: string, commandTimeoutMs: number): Redis {
-  const client = new Redis(url, {
+  // Loaded here, not at the top: an instance without Redis never needs the module.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const RedisClient = (require('ioredis') as typeof import('ioredis')).default;
+  const client = new RedisClient(url, {
     enableOfflineQueue: false,
     autoResubscribe: false,
     maxRetriesPerRequest: 0,

@@ -1,8 +1,9 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
-import { inlineParams } from './inline-params';
-import { ReadLanes } from './read-lanes';
+import type * as InlineParamsModule from './inline-params';
+import type { ReadLanes } from './read-lanes';
+import type * as ReadLanesModule from './read-lanes';
 import type { ReadResult, ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
@@ -92,7 +93,7 @@ export class TenantDb {
         // Several statements in one text cannot be prepared: sent as text, scoped the same way.
         if (!isMultiStatementRefusal(error)) throw error;
         const scope = scopeStatements(whereOf(tenant));
-        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${inlineParams(text, values)}`));
+        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${postgresParts().inlineParams(text, values)}`));
       });
     });
     manager = runner.manager;
@@ -116,7 +117,7 @@ export class TenantDb {
       let open = false;
       routeQueries(runner, (text, values) => {
         if (open) return send(text, values);
-        const first = `BEGIN; ${scope}; ${inlineParams(text, values)}`;
+        const first = `BEGIN; ${scope}; ${postgresParts().inlineParams(text, values)}`;
         open = true;
         return lastResult(send(first));
       });
@@ -139,7 +140,7 @@ export class TenantDb {
     let lanes = this.readLanes.get(source);
     if (!lanes) {
       const pool = (source.driver as unknown as { master: Pool }).master;
-      lanes = new ReadLanes(pool, Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
+      lanes = new (postgresParts().ReadLanes)(pool, Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
       this.readLanes.set(source, lanes);
     }
     return lanes;
@@ -151,6 +152,21 @@ export class TenantDb {
     this.sqliteQueue = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * What only Postgres work needs, and pg with it, loads with the first Postgres
+ * unit of work: a self-hosted instance on SQLite never loads pg.
+ */
+let postgresModules: { ReadLanes: typeof ReadLanesModule.ReadLanes; inlineParams: typeof InlineParamsModule.inlineParams } | undefined;
+
+function postgresParts() {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return (postgresModules ??= {
+    ReadLanes: (require('./read-lanes') as typeof ReadLanesModule).ReadLanes,
+    inlineParams: (require('./inline-params') as typeof InlineParamsModule).inlineParams,
+  });
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;

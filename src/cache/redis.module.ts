@@ -1,5 +1,5 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
@@ -12,7 +12,10 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
  * database path; the client keeps reconnecting in the background.
  */
 export function createRedisClient(url: string, logger = new Logger('redis')): Redis {
-  const client = new Redis(url, {
+  // ioredis loads only where Redis is configured: an instance without it never needs the module.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const RedisClient = (require('ioredis') as typeof import('ioredis')).default;
+  const client = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
-import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
 
 type Record = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -18,7 +18,11 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
   private lastWarning = 0;
 
   constructor(redis: Redis | null) {
-    if (redis) this.shared = new ThrottlerStorageRedisService(redis);
+    if (!redis) return;
+    // The Redis storage (and ioredis with it) loads only where Redis is configured.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { ThrottlerStorageRedisService: RedisStorage } = require('@nest-lab/throttler-storage-redis') as typeof import('@nest-lab/throttler-storage-redis');
+    this.shared = new RedisStorage(redis);
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<Record> {
