@@ -2,8 +2,6 @@ import type { Socket } from 'node:net';
 import type { Pool, PoolClient, QueryResult, Submittable } from 'pg';
 import { ReadResult, ReadScope, ScopedRead } from './scoped-read';
 
-type Answer = QueryResult | QueryResult[] | ReadResult;
-
 /**
  * How many statements may be in flight on the lane gathering this turn's write
  * before the next one looks for another lane: enough to carry a burst of
@@ -64,7 +62,7 @@ export class ReadLanes {
 
   /** One statement as text (a simple-protocol message, which may hold several). */
   query(text: string): Promise<QueryResult | QueryResult[]> {
-    return this.onLane((client) => client.query(text)) as Promise<QueryResult | QueryResult[]>;
+    return this.onLane((client) => client.query(text) as Promise<QueryResult | QueryResult[]>);
   }
 
   /**
@@ -84,7 +82,7 @@ export class ReadLanes {
           client.query(read as unknown as Submittable);
           return done;
         });
-        return answer as ReadResult;
+        return answer;
       } catch (error) {
         if (attempt === 1 && RETRIED.has((error as { code?: string }).code ?? '')) continue;
         throw error;
@@ -92,7 +90,7 @@ export class ReadLanes {
     }
   }
 
-  private async onLane(send: (client: Pipelinable) => Promise<Answer>): Promise<Answer> {
+  private async onLane<T>(send: (client: Pipelinable) => Promise<T>): Promise<T> {
     const picked = this.pick();
     const lane = picked ? this.take(picked) : await this.laneFor();
     try {
