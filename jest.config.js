@@ -8,4 +8,5 @@ module.exports = {
   testTimeout: 60000,
   maxWorkers: 2,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testSequencer: '<rootDir>/test/support/sequencer.js',
 };
