@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { Query, types } from 'pg';
+import { Query } from 'pg';
 
 // pg's own conversion of a JavaScript value to a parameter's text (dates,
 // arrays, JSON, buffers), the one it applies to bound values.
@@ -59,12 +59,20 @@ interface RowShape {
   parsers: ((text: string) => unknown)[];
 }
 
-/** The part of pg's query class used here: its callback, its types, and its error reporting. */
+/**
+ * The part of pg's query class used here: its callback, its error reporting, and its result,
+ * whose type parsers the client sets on every query it is given and which reads command tags.
+ */
 interface PgQuery {
   text: string;
   values?: unknown[];
   callback?: (error: Error | null, result: unknown) => void;
-  _result: { _types?: { getTypeParser(oid: number, format: string): (text: string) => unknown } };
+  _result: {
+    _types: { getTypeParser(oid: number, format: string): (text: string) => unknown };
+    command: string | null;
+    rowCount: number | null;
+    addCommandComplete(message: { text: string }): void;
+  };
   handleError(error: Error, connection: unknown): void;
 }
 const PgQuery = Query as unknown as new (text: string, values?: unknown[]) => PgQuery;
@@ -112,8 +120,6 @@ export class ScopedRead extends PgQuery {
   private readonly answerRows: Record<string, unknown>[] = [];
   /** CommandComplete messages seen: the scope's first, then the statement's. */
   private completed = 0;
-  private command: string | null = null;
-  private rowCount: number | null = null;
   private rowError: Error | null = null;
 
   constructor(
@@ -163,7 +169,7 @@ export class ScopedRead extends PgQuery {
     const shape: RowShape = {
       fields,
       names: fields.map((field) => field.name),
-      parsers: fields.map((field) => (types ?? typesFallback).getTypeParser(field.dataTypeID, field.format || 'text')),
+      parsers: fields.map((field) => types.getTypeParser(field.dataTypeID, field.format || 'text')),
     };
     this.shape = shape;
     const known = this.connection && parsedOn.get(this.connection);
@@ -192,11 +198,7 @@ export class ScopedRead extends PgQuery {
 
   handleCommandComplete(message: { text: string }): void {
     if (this.completed++ === 0) return; // the scoping statement
-    const match = COMMAND_TAG.exec(message.text);
-    if (!match) return;
-    this.command = match[1];
-    if (match[3]) this.rowCount = parseInt(match[3], 10);
-    else if (match[2]) this.rowCount = parseInt(match[2], 10);
+    this._result.addCommandComplete(message);
   }
 
   handleEmptyQuery(): void {
@@ -205,7 +207,8 @@ export class ScopedRead extends PgQuery {
 
   handleReadyForQuery(connection: unknown): void {
     if (this.rowError) return this.handleError(this.rowError, connection);
-    const result: ReadResult = { command: this.command, rowCount: this.rowCount, oid: null, rows: this.answerRows, fields: this.shape?.fields ?? [] };
+    const { command, rowCount } = this._result;
+    const result: ReadResult = { command, rowCount, oid: null, rows: this.answerRows, fields: this.shape?.fields ?? [] };
     this.callback?.(null, result);
   }
 
@@ -233,8 +236,3 @@ export class ScopedRead extends PgQuery {
     this.parsedHere.push(name);
   }
 }
-
-/** The command tag of CommandComplete: "SELECT 3", "INSERT 0 1". */
-const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
-
-const typesFallback = types as unknown as { getTypeParser(oid: number, format: string): (text: string) => unknown };

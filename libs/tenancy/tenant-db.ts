@@ -64,7 +64,7 @@ export class TenantDb {
   private async onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const tenant = currentTenant();
     const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
-    if (mode === 'read') return work(this.readManagerFor(source, tenant.byodbUrlEncrypted ? tenant.tenantId : null));
+    if (mode === 'read') return work(this.readManagerFor(source, storageOwner(tenant)));
     return this.transactIn(source, scopeStatements(whereOf(tenant)), work);
   }
 
@@ -86,7 +86,7 @@ export class TenantDb {
       if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
       const tenant = currentTenant();
       // The tenant chose the source when the work began: a statement sent under another tenant fails loudly.
-      if (owner !== (tenant.byodbUrlEncrypted ? tenant.tenantId : null)) {
+      if (owner !== storageOwner(tenant)) {
         return Promise.reject(new Error(`a read of tenant ${tenant.tenantId} reached another tenant's storage`));
       }
       return lanes.read(readScopeOf(tenant), text, values).catch((error: unknown) => {
@@ -175,6 +175,11 @@ const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOIN
 interface Where {
   schema: string;
   role: string | null;
+}
+
+/** The tenant whose own database holds `tenant`'s data (itself, with BYODB), or null for the shared cluster. */
+function storageOwner(tenant: TenantContext): string | null {
+  return tenant.byodbUrlEncrypted ? tenant.tenantId : null;
 }
 
 /** Where `tenant`'s data lives on the storage it uses: its schema and role on the shared cluster, `baton` in its own database. */
