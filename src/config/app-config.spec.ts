@@ -351,6 +351,8 @@ describe('publicConfig', () => {
       host: '127.0.0.1',
       after_login_url: '/dashboard',
       auto_summary_interval: 600,
+      node_version: process.version,
     });
+    expect(shown.node_version).toMatch(/^v24\./);
   });
 });

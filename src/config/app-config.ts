@@ -124,6 +124,8 @@ export function publicConfig(config: AppConfig) {
   return {
     version: config.version,
     git_sha: config.gitSha,
+    /** The Node.js release this process runs on (Baton supports Node 24). */
+    node_version: process.version,
     mode: config.mode,
     database: config.databaseType,
     base_url: config.baseUrl,
