@@ -9,4 +9,5 @@ module.exports = {
   maxWorkers: 2,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testSequencer: '<rootDir>/test/support/sequencer.js',
+  reporters: ['default', '<rootDir>/test/support/suite-times-reporter.js'],
 };

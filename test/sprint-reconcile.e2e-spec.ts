@@ -84,6 +84,22 @@ describe.each(selfHosted.map((b) => [b.name, b] as const))('GET reconcile on %s'
     }
   });
 
+  test('a declared file whose name is not ASCII is matched to the commit that changed it', async () => {
+    const projectId = await api.project('Reconcile Unicode');
+    const item = await api.item(projectId, { title: 'Accents in the guide', touches_resources: ['file:docs/résumé-ü.md'] });
+    const repo = gitRepo([
+      { message: 'Initial commit', files: ['README.md'] },
+      { message: 'Tidy wording', files: ['docs/résumé-ü.md'] },
+    ]);
+    dirs.push(repo);
+    await run.http.patch(`/projects/${projectId}/settings`, { executor_config: { repo_path: repo } });
+    const res = await run.http.get(`/projects/${projectId}/reconcile`);
+    expect(res.status).toBe(200);
+    expect(res.body.matches).toEqual([
+      expect.objectContaining({ item_id: item.id, commits: [expect.objectContaining({ subject: 'Tidy wording', reasons: ['changed a file the item declares'] })] }),
+    ]);
+  });
+
   test('without a repository path, or with a path that is not a repository, reconcile says so', async () => {
     const projectId = await api.project('Reconcile Missing');
     const none = await run.http.get(`/projects/${projectId}/reconcile`);

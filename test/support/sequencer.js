@@ -8,7 +8,7 @@
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
-const LONGEST_FIRST = ['test/scale.e2e-spec.ts', 'test/sprint-claims.e2e-spec.ts'];
+const LONGEST_FIRST = ['test/scale.e2e-spec.ts', 'test/sprint-claims.e2e-spec.ts', 'test/sqlite-gc-soak.e2e-spec.ts'];
 
 function rank(test) {
   const file = test.path.split(path.sep).join('/');

@@ -101,7 +101,7 @@ function reasonsFor(item: SprintItem, commit: Commit): string[] {
 async function readCommits(repoPath: string, limit: number): Promise<Commit[]> {
   let stdout: string;
   try {
-    ({ stdout } = await run('git', ['-C', repoPath, 'log', `-n${limit}`, '--no-merges', '--name-only', '--format=%x1e%H%x1f%cI%x1f%s%x1f%b%x1f'], {
+    ({ stdout } = await run('git', ['-C', repoPath, '-c', 'core.quotepath=off', 'log', `-n${limit}`, '--no-merges', '--name-only', '--format=%x1e%H%x1f%cI%x1f%s%x1f%b%x1f'], {
       timeout: GIT_TIMEOUT_MS,
       maxBuffer: 16 * 1024 * 1024,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_TERMINAL_PROMPT: '0' },
