@@ -51,7 +51,6 @@ export interface RenderResult {
 }
 
 const bytesOf = (s: string) => Buffer.byteLength(s, 'utf8');
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 export function renderBlocks(input: RenderBlock[], options: RenderOptions): RenderResult {

@@ -142,7 +142,6 @@ function checkText(field: string, raw: unknown, maxLength: number): string {
   if (typeof raw !== 'string') throw ProfileError.invalidField(field, `${field} must be a string`);
   if (raw.trim() === '') throw ProfileError.invalidField(field, `${field} must not be empty`);
   if (raw.length > maxLength) throw ProfileError.invalidField(field, `${field} must be at most ${maxLength} characters`);
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(raw)) throw ProfileError.invalidField(field, `${field} must not contain control characters`);
   return raw;
 }

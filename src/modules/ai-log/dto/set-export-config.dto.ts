@@ -21,7 +21,6 @@ export class SetExportConfigDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'service_name must not contain control characters' })
   service_name?: string | null;
 

@@ -7,7 +7,6 @@ export class AddSessionNoteDto {
   @IsString()
   @MinLength(1, { message: 'body must not be empty' })
   @MaxLength(SESSION_NOTE_MAX)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^(?=[\s\S]*\S)[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
     message: 'body must be text that is not blank, without control characters other than line breaks and tabs',
   })

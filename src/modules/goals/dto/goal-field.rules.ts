@@ -10,7 +10,6 @@ export function SprintLabelRules() {
     Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
     IsString({ message: 'sprint must be a string' }),
     MaxLength(SPRINT_LABEL_MAX, { message: `sprint must be at most ${SPRINT_LABEL_MAX} characters` }),
-    // eslint-disable-next-line no-control-regex
     Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'sprint must be one line without control characters' }),
   );
 }

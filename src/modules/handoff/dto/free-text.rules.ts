@@ -7,7 +7,6 @@ export function FreeTextRules(field: string, max: number) {
     IsString({ message: `${field} must be a string` }),
     MinLength(1, { message: `${field} must not be empty` }),
     MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    // eslint-disable-next-line no-control-regex
     Matches(/^(?=[\s\S]*\S)[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
       message: `${field} must be text that is not blank, without control characters other than line breaks and tabs`,
     }),
@@ -20,7 +19,6 @@ export function OneLineRules(field: string, max: number) {
     IsString({ message: `${field} must be a string` }),
     MinLength(1, { message: `${field} must not be empty` }),
     MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    // eslint-disable-next-line no-control-regex
     Matches(/^(?=.*\S)[^\u0000-\u001f\u007f]*$/, { message: `${field} must be one line of text that is not blank` }),
   );
 }

@@ -30,7 +30,6 @@ export class HookInputDto {
   @IsOptional()
   @IsString({ message: 'cwd must be a string' })
   @MaxLength(4096)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'cwd must not contain control characters' })
   cwd?: string;
 

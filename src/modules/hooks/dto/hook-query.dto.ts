@@ -13,7 +13,6 @@ export class HookQueryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'project must not contain control characters' })
   project?: string;
 

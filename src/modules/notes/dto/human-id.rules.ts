@@ -7,7 +7,6 @@ export function HumanIdRules() {
     IsString({ message: 'human_id must be a string' }),
     IsNotEmpty({ message: 'human_id must not be empty' }),
     MaxLength(200, { message: 'human_id must be at most 200 characters' }),
-    // eslint-disable-next-line no-control-regex
     Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'human_id must not contain control characters' }),
   );
 }

@@ -13,7 +13,6 @@ export function ScopeIdRules(property: string) {
     IsString({ message: `${property} must be a string` }),
     MinLength(1, { message: `${property} must not be empty` }),
     MaxLength(200, { message: `${property} must be at most 200 characters` }),
-    // eslint-disable-next-line no-control-regex
     Matches(/^[^\u0000-\u001f\u007f]*$/, { message: `${property} must not contain control characters` }),
   );
 }

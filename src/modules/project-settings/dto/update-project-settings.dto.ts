@@ -45,7 +45,6 @@ export class UpdateProjectSettingsDto {
   @IsString()
   @MinLength(3)
   @MaxLength(500)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/, { message: 'override_reason must not contain control characters' })
   override_reason?: string;
 }

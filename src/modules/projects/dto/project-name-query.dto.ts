@@ -7,7 +7,6 @@ export class ProjectNameQueryDto {
   @IsString()
   @IsNotEmpty({ message: 'name must not be empty' })
   @MaxLength(200)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' })
   name!: string;
 }

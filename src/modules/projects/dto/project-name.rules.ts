@@ -12,7 +12,6 @@ export function ProjectNameRules() {
     IsString(),
     IsNotEmpty({ message: 'name must not be empty' }),
     MaxLength(PROJECT_NAME_MAX),
-    // eslint-disable-next-line no-control-regex
     Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' }),
   );
 }

@@ -5,7 +5,6 @@ export class ReleaseFileDto {
   @IsString()
   @MinLength(1)
   @MaxLength(1024)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'file_path must not contain control characters' })
   file_path!: string;
 

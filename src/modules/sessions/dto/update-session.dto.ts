@@ -6,7 +6,6 @@ export class UpdateSessionDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' })
   name?: string;
 

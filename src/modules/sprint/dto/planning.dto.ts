@@ -6,7 +6,6 @@ import { LabelRules } from './sprint-field.rules';
 /** POST .../prospect: concrete locations a planner found for the item (`path[:line][#symbol]`). */
 export class ProspectSprintItemDto {
   // class-validator reports the rule declared last first: the array and type checks come last.
-  // eslint-disable-next-line no-control-regex
   @Matches(/^[^\u0000-\u001f\u007f]*$/, { each: true, message: 'each value in locations must not contain control characters' })
   @MaxLength(1024, { each: true })
   @IsNotEmpty({ each: true })

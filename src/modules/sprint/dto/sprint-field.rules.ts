@@ -3,11 +3,9 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { LABEL_MAX, NOTES_MAX, RESOURCE_MAX, RESOURCES_MAX, TITLE_MAX } from '../sprint.constants';
 
-/* eslint-disable no-control-regex */
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 /** Free text may hold line breaks and tabs, nothing else below U+0020. */
 const TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
-/* eslint-enable no-control-regex */
 
 /** An item is addressed by its id, its slug or its nickname. */
 export const ITEM_REF = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[a-z0-9][a-z0-9-]{0,79})$/;

@@ -3,9 +3,7 @@ import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 
 /** Characters no stored text of Baton may hold: C0 controls other than tab, line feed and carriage return, and DEL. */
-// eslint-disable-next-line no-control-regex
 const NO_CONTROL_EXCEPT_WHITESPACE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
-// eslint-disable-next-line no-control-regex
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 
 /** A one-line title: trimmed, not empty, at most `max` characters, no control characters. */
