@@ -40,7 +40,7 @@ export class Http {
     }
     const response = await fetch(this.base + path, init);
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {

@@ -81,7 +81,7 @@ export async function startServerProcess(
     await waitForHealth(url, options.timeoutMs ?? 15_000, child);
   } catch (error) {
     await stop();
-    throw new Error(`${(error as Error).message}\n${out}`);
+    throw new Error(`${(error as Error).message}\n${out}`, { cause: error });
   }
   return { url, child, output: () => out, stop };
 }

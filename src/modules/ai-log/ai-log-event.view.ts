@@ -38,7 +38,7 @@ export interface AiLogEventRow {
 export const EVENT_COLUMNS = 'seq, id, kind, occurred_at, project_id, session_id, tool, outcome, error_code, duration_ms, summary, data';
 
 export function toEventView(row: AiLogEventRow): AiLogEventView {
-  let data: Record<string, unknown> = {};
+  let data: Record<string, unknown>;
   try {
     data = JSON.parse(row.data) as Record<string, unknown>;
   } catch {

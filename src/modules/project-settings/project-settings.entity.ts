@@ -1,5 +1,5 @@
 import { Column, Entity } from 'typeorm';
-import { PrimaryIdColumn, IdColumn, TimestampColumn } from '../../database/columns';
+import { PrimaryIdColumn, TimestampColumn } from '../../database/columns';
 
 /**
  * The legacy per-project settings (spec §2 Profile layer): one row per

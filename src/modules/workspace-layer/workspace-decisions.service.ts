@@ -34,7 +34,7 @@ export class WorkspaceDecisionsService {
     const body = input.body ?? '';
     return this.db.transaction(async (m) => {
       await this.lock(m);
-      let replaced: WorkspaceDecision | null = null;
+      let replaced: WorkspaceDecision | null;
       if (input.supersedes) {
         replaced = await m.findOneBy(WorkspaceDecision, { id: input.supersedes });
         if (!replaced) throw WorkspaceLayerError.decisionNotFound(input.supersedes);
