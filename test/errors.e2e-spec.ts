@@ -1,13 +1,9 @@
+import Database from 'better-sqlite3';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { backends, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { startApp, TestApp } from './support/test-app';
-
-// better-sqlite3 ships no type declarations (and @types/better-sqlite3 is not a dependency): type what is used.
-type SqliteFile = { exec(sql: string): void; pragma(source: string): unknown; close(): void };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const openSqlite = require('better-sqlite3') as new (file: string) => SqliteFile;
 
 const MiB = 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -226,7 +222,7 @@ describe('an unexpected error on sqlite (self-hosted)', () => {
     http = new Http(testApp.url);
     expect((await http.post('/projects', { name: 'Before The Fall' })).status).toBe(201);
     // Break the storage behind the app's back: the only way to reach the generic 500 path from outside.
-    const file = new openSqlite(testApp.config.sqlitePath);
+    const file = new Database(testApp.config.sqlitePath);
     try {
       file.pragma('busy_timeout = 5000');
       file.exec('DROP TABLE projects');
