@@ -15,6 +15,7 @@ export type ModuleRequire = (id: string) => unknown;
 export const EXPORTER_PACKAGE = '@opentelemetry/exporter-logs-otlp-http';
 export const RESOURCES_PACKAGE = '@opentelemetry/resources';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loads a package named at run time, at the moment export needs it (see loadOtlpLibrary)
 const nodeRequire: ModuleRequire = (id) => require(id);
 
 /**

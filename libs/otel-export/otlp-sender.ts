@@ -139,6 +139,7 @@ function pinTransport(exporter: Exporter, headers: Record<string, string>): void
   // module up front spares that step (and works where dynamic import is unavailable).
   if (http && http._utils === null && typeof http._parameters?.url === 'string') {
     const https = new URL(http._parameters.url).protocol === 'https:';
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only the module of the endpoint's scheme loads, when the exporter is set up
     const mod = (https ? require('node:https') : require('node:http')) as typeof import('node:http');
     http._utils = { agent: new mod.Agent({ keepAlive: true }), request: mod.request };
   }

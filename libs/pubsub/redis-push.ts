@@ -257,8 +257,7 @@ export class RedisPush {
  * background with `reconnectDelay`.
  */
 function defaultClient(url: string, commandTimeoutMs: number): Redis {
-  // Loaded here, not at the top: an instance without Redis never needs the module.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded here, not at the top: an instance without Redis never needs the module
   const RedisClient = (require('ioredis') as typeof import('ioredis')).default;
   const client = new RedisClient(url, {
     enableOfflineQueue: false,

@@ -3,7 +3,7 @@ import { escapeLiteral } from 'pg';
 // pg's own conversion of a JavaScript value to the text Postgres receives for
 // a parameter (dates, arrays, JSON, buffers): inlined values read exactly as
 // bound ones would.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- pg/lib/utils has no type declarations to import: the cast types the one function used
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => string | Buffer | null };
 
 /** An error shaped like Postgres's own, so it maps to the same client answer. */

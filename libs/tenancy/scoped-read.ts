@@ -3,7 +3,7 @@ import { Query } from 'pg';
 
 // pg's own conversion of a JavaScript value to a parameter's text (dates,
 // arrays, JSON, buffers), the one it applies to bound values.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- pg/lib/utils has no type declarations to import: the cast types the one function used
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => string | Buffer | null };
 
 /** Where a read runs: the tenant's schema (as a `search_path` value) and role, if any. */

@@ -161,7 +161,7 @@ export class TenantDb {
 let postgresModules: { ReadLanes: typeof ReadLanesModule.ReadLanes; inlineParams: typeof InlineParamsModule.inlineParams } | undefined;
 
 function postgresParts() {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded synchronously on first use, so that SQLite never loads pg (see above) */
   return (postgresModules ??= {
     ReadLanes: (require('./read-lanes') as typeof ReadLanesModule).ReadLanes,
     inlineParams: (require('./inline-params') as typeof InlineParamsModule).inlineParams,

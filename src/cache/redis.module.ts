@@ -12,8 +12,7 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
  * database path; the client keeps reconnecting in the background.
  */
 export function createRedisClient(url: string, logger = new Logger('redis')): Redis {
-  // ioredis loads only where Redis is configured: an instance without it never needs the module.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- ioredis loads only where Redis is configured: an instance without it never needs the module
   const RedisClient = (require('ioredis') as typeof import('ioredis')).default;
   const client = new RedisClient(url, {
     enableOfflineQueue: false,

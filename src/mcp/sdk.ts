@@ -13,7 +13,7 @@ let sdk: McpSdk | undefined;
  * loads, and an instance that serves no MCP traffic does not need it.
  */
 export function mcpSdk(): McpSdk {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded synchronously on first use, not at boot (see above) */
   sdk ??= {
     ...(require('@modelcontextprotocol/sdk/types.js') as typeof Types),
     ...(require('@modelcontextprotocol/sdk/server/index.js') as typeof ServerIndex),

@@ -67,7 +67,7 @@ const postgresSelfHosted: Backend = {
  */
 export function backends(): Backend[] {
   if (!postgresUp) {
-    // eslint-disable-next-line no-console
+    // eslint-disable-next-line no-console -- the skip is reported in the jest output, where whoever runs the suites reads it
     console.warn(`postgres backends skipped: ${process.env.BATON_TEST_PG_STATUS}`);
     return [sqlite];
   }

@@ -6,7 +6,7 @@
 function describeNeeding(status: string | undefined, service: string) {
   if (status === 'up') return describe;
   return (name: string, fn: () => void) => {
-    // eslint-disable-next-line no-console
+    // eslint-disable-next-line no-console -- the skip and its reason are reported in the jest output, where whoever runs the suites reads it
     console.warn(`skipping "${name}": ${status ?? `${service} status unknown`}`);
     describe.skip(name, fn);
   };

@@ -19,8 +19,7 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
 
   constructor(redis: Redis | null) {
     if (!redis) return;
-    // The Redis storage (and ioredis with it) loads only where Redis is configured.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the Redis storage (and ioredis with it) loads only where Redis is configured
     const { ThrottlerStorageRedisService: RedisStorage } = require('@nest-lab/throttler-storage-redis') as typeof import('@nest-lab/throttler-storage-redis');
     this.shared = new RedisStorage(redis);
   }

@@ -62,7 +62,7 @@ export class EmailSender {
     const { emailApiKey, emailApiUrl } = this.config;
     if (!emailApiKey) return undefined;
     if (!this.client) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- resend loads on the first e-mail of an instance that has an API key, not at boot
       const { Resend } = require('resend') as typeof import('resend');
       this.client = new Resend(emailApiKey, emailApiUrl ? { baseUrl: emailApiUrl } : undefined);
     }
