@@ -1,4 +1,5 @@
 import { findSecret, isMachineLocalPath } from '../../../libs/secrets';
+import { CONTROL_CHARS } from '../../common/validation/control-chars.constants';
 import {
   EXECUTOR_CONFIG_KEYS,
   FIELD_SPECS,
@@ -142,7 +143,7 @@ function checkText(field: string, raw: unknown, maxLength: number): string {
   if (typeof raw !== 'string') throw ProfileError.invalidField(field, `${field} must be a string`);
   if (raw.trim() === '') throw ProfileError.invalidField(field, `${field} must not be empty`);
   if (raw.length > maxLength) throw ProfileError.invalidField(field, `${field} must be at most ${maxLength} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw ProfileError.invalidField(field, `${field} must not contain control characters`);
+  if (!CONTROL_CHARS.oneLine.test(raw)) throw ProfileError.invalidField(field, `${field} must not contain control characters`);
   return raw;
 }
 

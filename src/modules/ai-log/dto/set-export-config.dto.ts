@@ -1,4 +1,5 @@
-import { IsBoolean, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /**
  * set_ai_log_export_config. Only the fields given change; null clears an
@@ -21,7 +22,7 @@ export class SetExportConfigDto {
   @IsString()
   @MinLength(1)
   @MaxLength(200)
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'service_name must not contain control characters' })
+  @NoControlChars('service_name')
   service_name?: string | null;
 
   /** false: never export this project's events. true: follow the operator's switch (cannot turn it on). */

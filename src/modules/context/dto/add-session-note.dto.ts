@@ -1,4 +1,5 @@
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 export const SESSION_NOTE_MAX = 10_000;
 
@@ -7,7 +8,8 @@ export class AddSessionNoteDto {
   @IsString()
   @MinLength(1, { message: 'body must not be empty' })
   @MaxLength(SESSION_NOTE_MAX)
-  @Matches(/^(?=[\s\S]*\S)[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, {
+  @NoControlChars('body', {
+    allow: 'multiLineNotBlank',
     message: 'body must be text that is not blank, without control characters other than line breaks and tabs',
   })
   body!: string;

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { BodyRules } from '../../tasks/dto/field.rules';
 import { NORTH_STAR_MAX, SPRINT_LABEL_MAX } from '../goals.constants';
 
@@ -10,7 +11,7 @@ export function SprintLabelRules() {
     Transform(({ value }) => (typeof value === 'string' ? value.trim() : value)),
     IsString({ message: 'sprint must be a string' }),
     MaxLength(SPRINT_LABEL_MAX, { message: `sprint must be at most ${SPRINT_LABEL_MAX} characters` }),
-    Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'sprint must be one line without control characters' }),
+    NoControlChars('sprint', { message: 'sprint must be one line without control characters' }),
   );
 }
 

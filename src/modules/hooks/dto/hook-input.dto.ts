@@ -1,4 +1,5 @@
 import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /**
  * The part of an assistant's hook input (the JSON a Claude Code command hook
@@ -30,7 +31,7 @@ export class HookInputDto {
   @IsOptional()
   @IsString({ message: 'cwd must be a string' })
   @MaxLength(4096)
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'cwd must not contain control characters' })
+  @NoControlChars('cwd')
   cwd?: string;
 
   /** SessionEnd: why the session ended. */

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /** How a hook call names its project (and, for Stop, optionally the Baton session): query parameters of the hook URL. */
 export class HookQueryDto {
@@ -13,7 +14,7 @@ export class HookQueryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'project must not contain control characters' })
+  @NoControlChars('project')
   project?: string;
 
   /** Stop: the Baton session to checkpoint, when the hook input's assistant session is not enough. */

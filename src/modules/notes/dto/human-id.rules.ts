@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /** A person identifier (`human_id`): at most 200 characters, one line. */
 export function HumanIdRules() {
@@ -7,6 +8,6 @@ export function HumanIdRules() {
     IsString({ message: 'human_id must be a string' }),
     IsNotEmpty({ message: 'human_id must not be empty' }),
     MaxLength(200, { message: 'human_id must be at most 200 characters' }),
-    Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'human_id must not contain control characters' }),
+    NoControlChars('human_id'),
   );
 }

@@ -1,4 +1,5 @@
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /** PUT /profile-layers/{scope_type}/{scope_id}: the scope's whole layer, replacing what it held. */
 export class SaveProfileLayerDto {
@@ -25,6 +26,6 @@ export class SaveProfileLayerDto {
   @IsString()
   @MinLength(3)
   @MaxLength(500)
-  @Matches(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/, { message: 'override_reason must not contain control characters' })
+  @NoControlChars('override_reason', { allow: 'tabAndLineFeed' })
   override_reason?: string;
 }

@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { PROFILE_SCOPES } from '../profile-scope.constants';
 
 /** A scope_type: one of the five scopes. */
@@ -13,6 +14,6 @@ export function ScopeIdRules(property: string) {
     IsString({ message: `${property} must be a string` }),
     MinLength(1, { message: `${property} must not be empty` }),
     MaxLength(200, { message: `${property} must be at most 200 characters` }),
-    Matches(/^[^\u0000-\u001f\u007f]*$/, { message: `${property} must not contain control characters` }),
+    NoControlChars(property),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { EXECUTION_MODES, ExecutionMode } from '../project-settings.constants';
 import { ExecutorConfigDto } from './executor-config.dto';
 
@@ -45,6 +46,6 @@ export class UpdateProjectSettingsDto {
   @IsString()
   @MinLength(3)
   @MaxLength(500)
-  @Matches(/^[^\u0000-\u0008\u000b-\u001f\u007f]*$/, { message: 'override_reason must not contain control characters' })
+  @NoControlChars('override_reason', { allow: 'tabAndLineFeed' })
   override_reason?: string;
 }

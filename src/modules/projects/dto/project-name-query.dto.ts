@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 export class ProjectNameQueryDto {
   /** Matched without regard to case, anywhere in the name. */
@@ -7,6 +8,6 @@ export class ProjectNameQueryDto {
   @IsString()
   @IsNotEmpty({ message: 'name must not be empty' })
   @MaxLength(200)
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' })
+  @NoControlChars('name')
   name!: string;
 }

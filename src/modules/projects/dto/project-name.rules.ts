@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { cleanProjectName } from '../project-name.util';
 
 export const PROJECT_NAME_MAX = 200;
@@ -12,6 +13,6 @@ export function ProjectNameRules() {
     IsString(),
     IsNotEmpty({ message: 'name must not be empty' }),
     MaxLength(PROJECT_NAME_MAX),
-    Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' }),
+    NoControlChars('name'),
   );
 }

@@ -1,4 +1,5 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 export class RegisterSessionDto {
   @IsUUID('all', { message: 'project_id must be a UUID' })
@@ -9,7 +10,7 @@ export class RegisterSessionDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' })
+  @NoControlChars('name')
   name?: string;
 
   /** Omitted: SERVICE_HUMAN_ID, then the OS user, then the host name. */

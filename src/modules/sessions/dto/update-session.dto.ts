@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /** PATCH /sessions/{id}: lightweight dashboard state. Only the fields given change. */
 export class UpdateSessionDto {
@@ -6,7 +7,7 @@ export class UpdateSessionDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(120)
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'name must not contain control characters' })
+  @NoControlChars('name')
   name?: string;
 
   /** Replaces the stored state object (at most 16 KiB of JSON). */

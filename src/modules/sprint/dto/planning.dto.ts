@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { ProjectIdDto } from '../../projects/dto/project-id.dto';
 import { TRACK_STATES, TrackState } from '../sprint.constants';
 import { LabelRules } from './sprint-field.rules';
@@ -6,7 +7,7 @@ import { LabelRules } from './sprint-field.rules';
 /** POST .../prospect: concrete locations a planner found for the item (`path[:line][#symbol]`). */
 export class ProspectSprintItemDto {
   // class-validator reports the rule declared last first: the array and type checks come last.
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { each: true, message: 'each value in locations must not contain control characters' })
+  @NoControlChars('locations', { each: true })
   @MaxLength(1024, { each: true })
   @IsNotEmpty({ each: true })
   @IsString({ each: true })

@@ -1,11 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { LABEL_MAX, NOTES_MAX, RESOURCE_MAX, RESOURCES_MAX, TITLE_MAX } from '../sprint.constants';
-
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
-/** Free text may hold line breaks and tabs, nothing else below U+0020. */
-const TEXT = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
 
 /** An item is addressed by its id, its slug or its nickname. */
 export const ITEM_REF = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[a-z0-9][a-z0-9-]{0,79})$/;
@@ -23,7 +20,7 @@ export function TitleRules() {
     IsString(),
     IsNotEmpty({ message: 'title must not be empty' }),
     MaxLength(TITLE_MAX),
-    Matches(NO_CONTROL, { message: 'title must not contain control characters' }),
+    NoControlChars('title'),
   );
 }
 
@@ -34,13 +31,17 @@ export function LabelRules(field: string) {
     IsString(),
     IsNotEmpty({ message: `${field} must not be empty` }),
     MaxLength(LABEL_MAX),
-    Matches(NO_CONTROL, { message: `${field} must not contain control characters` }),
+    NoControlChars(field),
   );
 }
 
 /** Multi-line free text (notes, reasons). */
 export function TextRules(field: string) {
-  return applyDecorators(IsString(), MaxLength(NOTES_MAX), Matches(TEXT, { message: `${field} must not contain control characters other than line breaks and tabs` }));
+  return applyDecorators(
+    IsString(),
+    MaxLength(NOTES_MAX),
+    NoControlChars(field, { allow: 'multiLine', message: `${field} must not contain control characters other than line breaks and tabs` }),
+  );
 }
 
 export function ItemRefRules(field: string) {
@@ -54,7 +55,7 @@ export function ResourcesRules(field: string) {
     IsString({ each: true }),
     IsNotEmpty({ each: true }),
     MaxLength(RESOURCE_MAX, { each: true }),
-    Matches(NO_CONTROL, { each: true, message: `each value in ${field} must not contain control characters` }),
+    NoControlChars(field, { each: true }),
   );
 }
 

@@ -1,10 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsNotEmpty, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-
-/** Characters no stored text of Baton may hold: C0 controls other than tab, line feed and carriage return, and DEL. */
-const NO_CONTROL_EXCEPT_WHITESPACE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 
 /** A one-line title: trimmed, not empty, at most `max` characters, no control characters. */
 export function TitleRules(field: string, max = 300) {
@@ -13,7 +10,7 @@ export function TitleRules(field: string, max = 300) {
     IsString({ message: `${field} must be a string` }),
     IsNotEmpty({ message: `${field} must not be empty` }),
     MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    Matches(NO_CONTROL, { message: `${field} must not contain control characters` }),
+    NoControlChars(field),
   );
 }
 
@@ -22,7 +19,7 @@ export function BodyRules(field: string, max: number, options: { notBlank?: bool
   const rules = [
     IsString({ message: `${field} must be a string` }),
     MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    Matches(NO_CONTROL_EXCEPT_WHITESPACE, { message: `${field} must not contain control characters` }),
+    NoControlChars(field, { allow: 'multiLine' }),
   ];
   if (options.notBlank) rules.push(Matches(/\S/, { message: `${field} must not be blank` }));
   return applyDecorators(...rules);
