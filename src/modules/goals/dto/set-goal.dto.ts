@@ -1,12 +1,13 @@
 import { IsBoolean } from 'class-validator';
-import { BodyRules, OptionalField } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { GOAL_CONTENT_MAX } from '../goals.constants';
 import { NorthStarRules, SprintLabelRules } from './goal-field.rules';
 
 /** POST /projects/{id}/goal. */
 export class SetGoalDto {
   /** Free text; may hold AUTO BLOCKS. */
-  @BodyRules('content', GOAL_CONTENT_MAX)
+  @BodyText('content', GOAL_CONTENT_MAX)
   content!: string;
 
   @OptionalField()

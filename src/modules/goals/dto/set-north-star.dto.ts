@@ -1,6 +1,6 @@
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { NorthStarRules } from './goal-field.rules';
-import { OptionalField } from '../../tasks/dto/field.rules';
 
 export class SetNorthStarDto {
   @NorthStarRules()

@@ -1,10 +1,11 @@
 import { IsUUID } from 'class-validator';
-import { BodyRules, OptionalField } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { DEVLOG_ENTRY_MAX } from '../notes.constants';
 import { HumanIdRules } from './human-id.rules';
 
 export class AddDevlogDto {
-  @BodyRules('entry', DEVLOG_ENTRY_MAX, { notBlank: true })
+  @BodyText('entry', DEVLOG_ENTRY_MAX, { notBlank: true })
   entry!: string;
 
   @OptionalField()

@@ -1,5 +1,5 @@
 import { IsInt, Max, Min } from 'class-validator';
-import { OptionalField } from '../../tasks/dto/field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 
 export class ArchiveOldestDto {
   /** How many of the oldest active decisions to archive; default 1. */

@@ -1,13 +1,15 @@
 import { IsIn } from 'class-validator';
-import { BodyRules, OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { INSIGHT_HORIZONS, InsightHorizon, NOTE_BODY_MAX, NOTE_TITLE_MAX } from '../notes.constants';
 
 export class CreateInsightDto {
-  @TitleRules('title', NOTE_TITLE_MAX)
+  @Title('title', NOTE_TITLE_MAX)
   title!: string;
 
   @OptionalField()
-  @BodyRules('body', NOTE_BODY_MAX)
+  @BodyText('body', NOTE_BODY_MAX)
   body?: string;
 
   /** How long it is expected to hold; default quarter. */

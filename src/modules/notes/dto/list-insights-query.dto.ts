@@ -1,7 +1,7 @@
 import { IsIn } from 'class-validator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { PageQueryDto } from '../../tasks/dto/page-query.dto';
 import { INSIGHT_HORIZONS, InsightHorizon } from '../notes.constants';
-import { OptionalField } from '../../tasks/dto/field.rules';
 
 export class ListInsightsQueryDto extends PageQueryDto {
   @OptionalField()

@@ -1,5 +1,6 @@
 import { IsString, MaxLength } from 'class-validator';
-import { OptionalField, TagQueryRules } from '../../tasks/dto/field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { TagQueryRules } from './tag.rules';
 import { PageQueryDto } from '../../tasks/dto/page-query.dto';
 
 /** GET .../notes: newest first; `tag` (exact, any case) and `query` (substring of title or body, any case) narrow it. */

@@ -1,15 +1,17 @@
 import { IsUUID } from 'class-validator';
-import { BodyRules, OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { DECISION_BODY_MAX, NOTE_TITLE_MAX } from '../notes.constants';
 import { HumanIdRules } from './human-id.rules';
 
 /** POST .../decisions: append a decision (what was decided; why in body) to the log. */
 export class LogDecisionDto {
-  @TitleRules('title', NOTE_TITLE_MAX)
+  @Title('title', NOTE_TITLE_MAX)
   title!: string;
 
   @OptionalField()
-  @BodyRules('body', DECISION_BODY_MAX)
+  @BodyText('body', DECISION_BODY_MAX)
   body?: string;
 
   @OptionalField()

@@ -1,5 +1,7 @@
 import { IsIn } from 'class-validator';
-import { BodyRules, OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { DECISION_BODY_MAX, NOTE_TITLE_MAX } from '../notes.constants';
 import { HumanIdRules } from './human-id.rules';
 
@@ -10,11 +12,11 @@ import { HumanIdRules } from './human-id.rules';
  */
 export class UpdatePinnedDecisionDto {
   @OptionalField()
-  @TitleRules('title', NOTE_TITLE_MAX)
+  @Title('title', NOTE_TITLE_MAX)
   title?: string;
 
   @OptionalField()
-  @BodyRules('body', DECISION_BODY_MAX)
+  @BodyText('body', DECISION_BODY_MAX)
   body?: string;
 
   @OptionalField()
@@ -22,11 +24,11 @@ export class UpdatePinnedDecisionDto {
   status?: 'active' | 'archived';
 
   @OptionalField()
-  @TitleRules('new_title', NOTE_TITLE_MAX)
+  @Title('new_title', NOTE_TITLE_MAX)
   new_title?: string;
 
   @OptionalField()
-  @BodyRules('new_body', DECISION_BODY_MAX)
+  @BodyText('new_body', DECISION_BODY_MAX)
   new_body?: string;
 
   @OptionalField()

@@ -1,10 +1,12 @@
-import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Trim } from '../../../common/validation/trim.transform';
 
 export class ProjectNameQueryDto {
   /** Matched without regard to case, anywhere in the name. */
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  // Not Title: these rules run from the last declared up, so a repeated ?name= (an array) has always been
+  // answered `name must not contain control characters`, where Title would say `name must be a string`.
+  @Trim()
   @IsString()
   @IsNotEmpty({ message: 'name must not be empty' })
   @MaxLength(200)

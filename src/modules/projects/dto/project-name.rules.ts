@@ -1,18 +1,7 @@
-import { applyDecorators } from '@nestjs/common';
-import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { cleanProjectName } from '../project-name.util';
 
 export const PROJECT_NAME_MAX = 200;
 
-/** The rules every project name obeys, wherever it is given. */
-export function ProjectNameRules() {
-  return applyDecorators(
-    Transform(({ value }) => (typeof value === 'string' ? cleanProjectName(value) : value)),
-    IsString(),
-    IsNotEmpty({ message: 'name must not be empty' }),
-    MaxLength(PROJECT_NAME_MAX),
-    NoControlChars('name'),
-  );
-}
+/** The rules every project name obeys, wherever it is given: a title, stored as cleanProjectName makes it. */
+export const ProjectNameRules = () => Title('name', PROJECT_NAME_MAX, { clean: cleanProjectName, classValidatorLengthMessage: true });

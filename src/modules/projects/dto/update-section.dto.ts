@@ -1,10 +1,11 @@
 import { IsBoolean } from 'class-validator';
-import { BodyRules, OptionalField } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { PROJECT_FILE_MAX_CHARS } from '../project-extras.constants';
 
 export class UpdateSectionDto {
   /** The new text between the section's anchors. */
-  @BodyRules('content', PROJECT_FILE_MAX_CHARS)
+  @BodyText('content', PROJECT_FILE_MAX_CHARS)
   content!: string;
 
   /** Add the section (and the file) when missing, instead of answering 404. */

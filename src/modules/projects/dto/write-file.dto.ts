@@ -1,8 +1,8 @@
-import { BodyRules } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
 import { PROJECT_FILE_MAX_CHARS } from '../project-extras.constants';
 
 /** PUT .../files/{filename}: the whole new content. */
 export class WriteFileDto {
-  @BodyRules('content', PROJECT_FILE_MAX_CHARS)
+  @BodyText('content', PROJECT_FILE_MAX_CHARS)
   content!: string;
 }

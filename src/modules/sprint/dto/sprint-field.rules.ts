@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { LABEL_MAX, NOTES_MAX, RESOURCE_MAX, RESOURCES_MAX, TITLE_MAX } from '../sprint.constants';
 
 /** An item is addressed by its id, its slug or its nickname. */
@@ -12,28 +13,14 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-const trim = () => Transform(({ value }) => (typeof value === 'string' ? value.trim() : value));
+/** The sprint routes answer a title or label that is too long in class-validator's words, as they always have. */
+const SPRINT_WORDING = { classValidatorLengthMessage: true };
 
-export function TitleRules() {
-  return applyDecorators(
-    trim(),
-    IsString(),
-    IsNotEmpty({ message: 'title must not be empty' }),
-    MaxLength(TITLE_MAX),
-    NoControlChars('title'),
-  );
-}
+/** An item's title. */
+export const TitleRules = () => Title('title', TITLE_MAX, SPRINT_WORDING);
 
 /** A short one-line label (version, group, track, wave, sprint_name, human_id). */
-export function LabelRules(field: string) {
-  return applyDecorators(
-    trim(),
-    IsString(),
-    IsNotEmpty({ message: `${field} must not be empty` }),
-    MaxLength(LABEL_MAX),
-    NoControlChars(field),
-  );
-}
+export const LabelRules = (field: string) => Title(field, LABEL_MAX, SPRINT_WORDING);
 
 /** Multi-line free text (notes, reasons). */
 export function TextRules(field: string) {

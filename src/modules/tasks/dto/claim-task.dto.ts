@@ -1,5 +1,5 @@
 import { IsUUID } from 'class-validator';
-import { OptionalField } from './field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 
 /** POST /projects/{id}/tasks/claim: one task by id, or (without task_id) the oldest pending one. */
 export class ClaimTaskDto {

@@ -1,7 +1,7 @@
 import { IsInt, Max, Min } from 'class-validator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { MAX_PAGE_SIZE } from './page-query.dto';
 import { QueryInt } from './query.transforms';
-import { OptionalField } from './field.rules';
 
 /** GET /projects/{id}/tasks/claimable: pending tasks, oldest first (the order an executor takes them). */
 export class ClaimableQueryDto {

@@ -1,6 +1,7 @@
 import { IsIn, IsUUID } from 'class-validator';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { TASK_DESCRIPTION_MAX, TASK_STATUSES, TaskStatus } from '../tasks.constants';
-import { BodyRules, OptionalField } from './field.rules';
 
 /** POST /tasks: an entry of the task log, written by a session of the project. */
 export class CreateTaskDto {
@@ -10,7 +11,7 @@ export class CreateTaskDto {
   @IsUUID('all', { message: 'project_id must be a UUID' })
   project_id!: string;
 
-  @BodyRules('description', TASK_DESCRIPTION_MAX, { notBlank: true })
+  @BodyText('description', TASK_DESCRIPTION_MAX, { notBlank: true })
   description!: string;
 
   /** Default `done`: a log entry records work that was done. */

@@ -1,6 +1,7 @@
 import { IsUUID } from 'class-validator';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { TASK_DESCRIPTION_MAX } from '../tasks.constants';
-import { BodyRules, OptionalField } from './field.rules';
 
 /** POST /tasks/enqueue: work for an executor, stored as a pending task it can claim. */
 export class EnqueueTaskDto {
@@ -8,7 +9,7 @@ export class EnqueueTaskDto {
   project_id!: string;
 
   /** What the executor is asked to do. */
-  @BodyRules('description', TASK_DESCRIPTION_MAX, { notBlank: true })
+  @BodyText('description', TASK_DESCRIPTION_MAX, { notBlank: true })
   description!: string;
 
   /** The session asking, when there is one. */

@@ -1,6 +1,6 @@
 import { IsInt, Max, Min } from 'class-validator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { QueryInt } from './query.transforms';
-import { OptionalField } from './field.rules';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

@@ -1,7 +1,7 @@
 import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { MAX_PAGE_SIZE } from './page-query.dto';
 import { QueryInt } from './query.transforms';
-import { OptionalField } from './field.rules';
 
 export const SEARCH_QUERY_MAX = 500;
 

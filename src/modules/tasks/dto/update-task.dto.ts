@@ -1,6 +1,7 @@
 import { IsIn } from 'class-validator';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { TASK_DESCRIPTION_MAX, TASK_STATUSES, TaskStatus } from '../tasks.constants';
-import { BodyRules, OptionalField } from './field.rules';
 
 /** PATCH /tasks/{id}: the fields given change; status moves follow the task transitions. */
 export class UpdateTaskDto {
@@ -9,6 +10,6 @@ export class UpdateTaskDto {
   status?: TaskStatus;
 
   @OptionalField()
-  @BodyRules('description', TASK_DESCRIPTION_MAX, { notBlank: true })
+  @BodyText('description', TASK_DESCRIPTION_MAX, { notBlank: true })
   description?: string;
 }

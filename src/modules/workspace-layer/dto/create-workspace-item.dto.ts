@@ -1,11 +1,13 @@
 import { IsIn } from 'class-validator';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { HumanIdRules } from '../../notes/dto/human-id.rules';
-import { BodyRules, OptionalField, TitleRules } from '../../tasks/dto/field.rules';
 import { WORKSPACE_ITEM_NOTES_MAX, WORKSPACE_ITEM_OPEN_STATUSES, WORKSPACE_ITEM_TITLE_MAX, WorkspaceItemOpenStatus } from '../workspace-layer.constants';
 import { GroupRules } from './group.rules';
 
 export class CreateWorkspaceItemDto {
-  @TitleRules('title', WORKSPACE_ITEM_TITLE_MAX)
+  @Title('title', WORKSPACE_ITEM_TITLE_MAX)
   title!: string;
 
   @OptionalField()
@@ -18,7 +20,7 @@ export class CreateWorkspaceItemDto {
   status?: WorkspaceItemOpenStatus;
 
   @OptionalField()
-  @BodyRules('notes', WORKSPACE_ITEM_NOTES_MAX)
+  @BodyText('notes', WORKSPACE_ITEM_NOTES_MAX)
   notes?: string;
 
   @OptionalField()

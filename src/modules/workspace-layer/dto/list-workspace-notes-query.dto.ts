@@ -1,5 +1,6 @@
 import { IsString, MaxLength } from 'class-validator';
-import { OptionalField, TagQueryRules } from '../../tasks/dto/field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { TagQueryRules } from '../../notes/dto/tag.rules';
 import { PageQueryDto } from '../../tasks/dto/page-query.dto';
 
 /** GET /workspace/notes: newest first; `tag` (exact, any case) and `substring` (of title or body, any case). */

@@ -1,5 +1,7 @@
 import { IsUUID } from 'class-validator';
-import { BodyRules, OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+import { BodyText } from '../../../common/validation/body-text.decorator';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Title } from '../../../common/validation/title.decorator';
 import { DECISION_BODY_MAX, NOTE_TITLE_MAX } from '../../notes/notes.constants';
 
 /**
@@ -8,11 +10,11 @@ import { DECISION_BODY_MAX, NOTE_TITLE_MAX } from '../../notes/notes.constants';
  * decision to replace explicitly (for a new title).
  */
 export class SetWorkspaceDecisionDto {
-  @TitleRules('title', NOTE_TITLE_MAX)
+  @Title('title', NOTE_TITLE_MAX)
   title!: string;
 
   @OptionalField()
-  @BodyRules('body', DECISION_BODY_MAX)
+  @BodyText('body', DECISION_BODY_MAX)
   body?: string;
 
   @OptionalField()

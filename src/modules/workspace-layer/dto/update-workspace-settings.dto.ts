@@ -1,16 +1,17 @@
-import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsTimeZone, Max, Min } from 'class-validator';
-import { OptionalField, TitleRules } from '../../tasks/dto/field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Title } from '../../../common/validation/title.decorator';
+import { Trim } from '../../../common/validation/trim.transform';
 
 /** PATCH /workspace/settings: only the fields given change. */
 export class UpdateWorkspaceSettingsDto {
   /** null clears the name. */
   @IsOptional()
-  @TitleRules('name', 100)
+  @Title('name', 100)
   name?: string | null;
 
   @OptionalField()
-  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @Trim()
   @IsTimeZone({ message: 'timezone must be an IANA time zone name such as Europe/Paris' })
   timezone?: string;
 

@@ -1,5 +1,5 @@
 import { IsBoolean } from 'class-validator';
-import { OptionalField } from '../../tasks/dto/field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { QueryBool } from '../../tasks/dto/query.transforms';
 
 export class WorkspaceDecisionsQueryDto {

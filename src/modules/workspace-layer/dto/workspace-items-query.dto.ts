@@ -1,5 +1,5 @@
 import { IsIn } from 'class-validator';
-import { OptionalField } from '../../tasks/dto/field.rules';
+import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { WORKSPACE_ITEM_STATUSES, WorkspaceItemStatus } from '../workspace-layer.constants';
 
 const FILTERS = [...WORKSPACE_ITEM_STATUSES, 'all'] as const;
