@@ -1,7 +1,7 @@
 import { PickType } from '@nestjs/mapped-types';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IntQueryParam } from '../../../common/validation/int-query-param.decorator';
 import { AiLogFilterDto } from './ai-log-filter.dto';
-import { QueryInt } from './query-int.transform';
 
 /**
  * GET /projects/{id}/session-timeline: the project's sessions with their activity,
@@ -10,9 +10,6 @@ import { QueryInt } from './query-int.transform';
 export class SessionTimelineQueryDto extends PickType(AiLogFilterDto, ['session_id', 'since', 'until'] as const) {
   /** Sessions to list: 1 to 100, default 20 (most recently active first). */
   @IsOptional()
-  @QueryInt()
-  @Max(100)
-  @Min(1)
-  @IsInt({ message: 'limit must be an integer' })
+  @IntQueryParam('limit', { min: 1, max: 100, negative: true })
   limit?: number;
 }

@@ -53,8 +53,3 @@ export function FlagRules(field: string) {
     IsIn([0, 1], { message: `${field} must be 0 or 1 (or a boolean)` }),
   );
 }
-
-/** A whole number given in a query string ("25") or as a JSON number. */
-export function QueryInt() {
-  return Transform(({ value }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
-}

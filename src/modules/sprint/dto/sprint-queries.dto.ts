@@ -1,6 +1,7 @@
-import { IsInt, IsOptional, IsString, IsUUID, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IntQueryParam } from '../../../common/validation/int-query-param.decorator';
 import { LIST_LIMIT_MAX, SPRINT_STATUSES } from '../sprint.constants';
-import { LabelRules, QueryInt } from './sprint-field.rules';
+import { LabelRules } from './sprint-field.rules';
 
 const STATUS_WORD = `(?:${[...SPRINT_STATUSES, 'active', 'terminal'].join('|')})`;
 const STATUS_FILTER = new RegExp(`^${STATUS_WORD}(?:,${STATUS_WORD})*$`);
@@ -18,18 +19,12 @@ export class ListSprintItemsQueryDto {
   @LabelRules('version')
   version?: string;
 
-  // class-validator reports the rule declared last first: the type check comes last.
   @IsOptional()
-  @QueryInt()
-  @Max(LIST_LIMIT_MAX)
-  @Min(1)
-  @IsInt({ message: 'limit must be a whole number' })
+  @IntQueryParam('limit', { min: 1, max: LIST_LIMIT_MAX, messages: { integer: 'limit must be a whole number' } })
   limit?: number;
 
   @IsOptional()
-  @QueryInt()
-  @Min(0)
-  @IsInt({ message: 'offset must be a whole number' })
+  @IntQueryParam('offset', { min: 0, messages: { integer: 'offset must be a whole number' } })
   offset?: number;
 }
 
@@ -64,9 +59,6 @@ export class TestCoverageQueryDto {
 export class ReconcileQueryDto {
   /** Recent commits to read (default 50). */
   @IsOptional()
-  @QueryInt()
-  @Max(500)
-  @Min(1)
-  @IsInt({ message: 'limit must be a whole number' })
+  @IntQueryParam('limit', { min: 1, max: 500, messages: { integer: 'limit must be a whole number' } })
   limit?: number;
 }

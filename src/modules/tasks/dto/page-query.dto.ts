@@ -1,6 +1,5 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IntQueryParam } from '../../../common/validation/int-query-param.decorator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
-import { QueryInt } from './query.transforms';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -9,16 +8,18 @@ export const MAX_OFFSET = 1_000_000;
 /** `limit` (default 50, at most 200) and `offset` of a list, newest first. */
 export class PageQueryDto {
   @OptionalField()
-  @QueryInt()
-  @Min(1, { message: 'limit must be at least 1' })
-  @Max(MAX_PAGE_SIZE, { message: `limit must be at most ${MAX_PAGE_SIZE}` })
-  @IsInt({ message: 'limit must be an integer' })
+  @IntQueryParam('limit', {
+    min: 1,
+    max: MAX_PAGE_SIZE,
+    messages: { min: 'limit must be at least 1', max: `limit must be at most ${MAX_PAGE_SIZE}` },
+  })
   limit?: number;
 
   @OptionalField()
-  @QueryInt()
-  @Min(0, { message: 'offset must not be negative' })
-  @Max(MAX_OFFSET, { message: `offset must be at most ${MAX_OFFSET}` })
-  @IsInt({ message: 'offset must be an integer' })
+  @IntQueryParam('offset', {
+    min: 0,
+    max: MAX_OFFSET,
+    messages: { min: 'offset must not be negative', max: `offset must be at most ${MAX_OFFSET}` },
+  })
   offset?: number;
 }

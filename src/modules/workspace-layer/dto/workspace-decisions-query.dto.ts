@@ -1,6 +1,6 @@
 import { IsBoolean } from 'class-validator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
-import { QueryBool } from '../../tasks/dto/query.transforms';
+import { QueryBool } from '../../../common/validation/query-bool.transform';
 
 export class WorkspaceDecisionsQueryDto {
   /** true: superseded decisions too, with their supersede links. */
