@@ -1,4 +1,5 @@
-import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { AI_LOG_EVENT_KINDS, AiLogEventKind } from '../ai-log-event.entity';
 
 /** The filters every AI-log reading shares: a time range, a session, a kind, and a page cursor. */
@@ -14,7 +15,7 @@ export class AiLogFilterDto {
   until?: string;
 
   @IsOptional()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 
   @IsOptional()

@@ -1,11 +1,12 @@
-import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { AiLogFilterDto } from './ai-log-filter.dto';
 
 /** export_ai_log: the log of a time range as JSON lines, oldest first. */
 export class ExportAiLogDto extends AiLogFilterDto {
   /** One project's events; omitted: every event of the workspace. */
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id?: string;
 
   /** Lines per answer: 1 to 10000, default 1000; next_cursor continues. */

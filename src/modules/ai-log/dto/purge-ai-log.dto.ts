@@ -1,4 +1,5 @@
-import { IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { IsISO8601, IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** purge_ai_log: remove events older than a date. */
 export class PurgeAiLogDto {
@@ -8,6 +9,6 @@ export class PurgeAiLogDto {
 
   /** One project's events only; omitted: the whole workspace's. */
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id?: string;
 }

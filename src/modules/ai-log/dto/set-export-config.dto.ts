@@ -1,5 +1,6 @@
-import { IsBoolean, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /**
  * set_ai_log_export_config. Only the fields given change; null clears an
@@ -7,7 +8,7 @@ import { NoControlChars } from '../../../common/validation/no-control-chars.deco
  * in the operator's SERVICE_AI_LOG_OTEL_HEADERS.
  */
 export class SetExportConfigDto {
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id!: string;
 
   /** OTLP/HTTP logs URL; used when the operator configured none. Null clears it. */

@@ -1,10 +1,11 @@
-import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { HANDOFF_CONTENT_MAX, HANDOFF_TOKEN_PATTERN } from '../handoff.constants';
 
 /** Which handoff to check: its id, its token, or its content as received (the id is read from the front matter). */
 export class AcceptHandoffDto {
   @IsOptional()
-  @IsUUID('all', { message: 'handoff_id must be a UUID' })
+  @Uuid()
   handoff_id?: string;
 
   @IsOptional()

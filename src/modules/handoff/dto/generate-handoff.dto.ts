@@ -1,11 +1,12 @@
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { HANDOFF_MODES, HANDOFF_SUMMARY_MAX, HandoffMode } from '../handoff.constants';
 import { FreeTextRules } from './free-text.rules';
 
 export class GenerateHandoffDto {
   /** The session handing off: its scratch-pad notes go into the handoff. */
   @IsOptional()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 
   /** Default: delta when the project already has a handoff, goal otherwise (never full). */

@@ -1,8 +1,9 @@
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class LatestCorrectionQueryDto {
   /** Only corrections recorded for this session. */
   @IsOptional()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }

@@ -1,11 +1,12 @@
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { CORRECTION_CONTENT_MAX, CORRECTION_SUMMARY_MAX } from '../handoff.constants';
 import { FreeTextRules, OneLineRules } from './free-text.rules';
 
 export class RecordCorrectionDto {
   /** The blocked executor session the correction is for. */
   @IsOptional()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 
   /** One line: what was wrong. */

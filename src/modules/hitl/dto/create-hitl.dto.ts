@@ -1,4 +1,5 @@
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { HITL_URGENCIES, HitlUrgency } from '../hitl-request.entity';
 
 /** POST /projects/{id}/hitl. */
@@ -19,7 +20,7 @@ export class CreateHitlDto {
   urgency?: HitlUrgency;
 
   /** The asking session, a session of this project. */
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id!: string;
 
   /** Who should answer; default the human of the asking session. */

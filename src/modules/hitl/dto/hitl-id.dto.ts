@@ -1,6 +1,6 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class HitlIdDto {
-  @IsUUID('all', { message: 'request_id must be a UUID' })
+  @Uuid()
   request_id!: string;
 }

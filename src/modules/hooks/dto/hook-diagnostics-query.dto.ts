@@ -1,8 +1,9 @@
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class HookDiagnosticsQueryDto {
   /** Only hook calls for this project. */
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id?: string;
 }

@@ -1,11 +1,12 @@
 import { Transform } from 'class-transformer';
-import { IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** How a hook call names its project (and, for Stop, optionally the Baton session): query parameters of the hook URL. */
 export class HookQueryDto {
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id?: string;
 
   /** The project's name, compared without regard to case (exact, not a substring). Empty: not given (a template's unset variable). */
@@ -19,6 +20,6 @@ export class HookQueryDto {
 
   /** Stop: the Baton session to checkpoint, when the hook input's assistant session is not enough. */
   @IsOptional()
-  @IsUUID('all', { message: 'baton_session_id must be a UUID' })
+  @Uuid()
   baton_session_id?: string;
 }

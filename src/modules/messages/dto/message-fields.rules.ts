@@ -1,5 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsOptional, IsString, IsUUID, Matches } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** A named agent: 1 to 64 letters, digits and `._@-`, starting with a letter or digit. */
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
@@ -12,6 +13,6 @@ export function OptionalAgentName(field: string) {
   );
 }
 
-export function OptionalSessionId(field: string) {
-  return applyDecorators(IsOptional(), IsUUID('all', { message: `${field} must be a UUID` }));
+export function OptionalSessionId() {
+  return applyDecorators(IsOptional(), Uuid());
 }

@@ -3,7 +3,7 @@ import { OptionalAgentName, OptionalSessionId } from './message-fields.rules';
 
 /** POST /projects/{id}/messages: exactly one of to_session_id, to_agent or broadcast. */
 export class SendMessageDto {
-  @OptionalSessionId('to_session_id')
+  @OptionalSessionId()
   to_session_id?: string;
 
   @OptionalAgentName('to_agent')

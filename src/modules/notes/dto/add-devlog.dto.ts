@@ -1,6 +1,6 @@
-import { IsUUID } from 'class-validator';
 import { BodyText } from '../../../common/validation/body-text.decorator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { DEVLOG_ENTRY_MAX } from '../notes.constants';
 import { HumanIdRules } from './human-id.rules';
 
@@ -13,6 +13,6 @@ export class AddDevlogDto {
   human_id?: string;
 
   @OptionalField()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }

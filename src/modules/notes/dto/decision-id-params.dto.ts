@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { ProjectIdDto } from '../../projects/dto/project-id.dto';
 
 export class DecisionIdParamsDto extends ProjectIdDto {
-  @IsUUID('all', { message: 'decision_id must be a UUID' })
+  @Uuid()
   decision_id!: string;
 }

@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
 import { BodyText } from '../../../common/validation/body-text.decorator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { Title } from '../../../common/validation/title.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { DECISION_BODY_MAX, NOTE_TITLE_MAX } from '../notes.constants';
 import { HumanIdRules } from './human-id.rules';
 
@@ -20,6 +20,6 @@ export class LogDecisionDto {
 
   /** The session that took it; must be a session of the project. */
   @OptionalField()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }

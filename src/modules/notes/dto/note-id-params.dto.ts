@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { ProjectIdDto } from '../../projects/dto/project-id.dto';
 
 export class NoteIdParamsDto extends ProjectIdDto {
-  @IsUUID('all', { message: 'note_id must be a UUID' })
+  @Uuid()
   note_id!: string;
 }

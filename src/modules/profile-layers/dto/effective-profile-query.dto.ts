@@ -1,5 +1,6 @@
 import { IntersectionType } from '@nestjs/mapped-types';
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { ProjectIdDto } from '../../projects/dto/project-id.dto';
 import { ScopeIdRules } from './scope-id.rules';
 
@@ -7,7 +8,7 @@ import { ScopeIdRules } from './scope-id.rules';
 export class EffectiveProfileOptionsDto {
   /** Resolve for this session: its layer and its person's layer take part, and restart needs are reported against its start. */
   @IsOptional()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 
   /** Resolve for this person (a human id) without a session. */

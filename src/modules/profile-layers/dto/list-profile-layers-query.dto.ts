@@ -1,4 +1,5 @@
-import { IsOptional, IsUUID } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { ProfileScope } from '../profile-scope.constants';
 import { ScopeIdRules, ScopeTypeRules } from './scope-id.rules';
 
@@ -14,6 +15,6 @@ export class ListProfileLayersQueryDto {
 
   /** The layers of one project: its project layer and the layers of its sessions. */
   @IsOptional()
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id?: string;
 }

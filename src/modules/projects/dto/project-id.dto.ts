@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** The `{project_id}` of a route, or the `project_id` argument of a tool. */
 export class ProjectIdDto {
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id!: string;
 }

@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** The `{tenant_id}` of /tunnel/diagnostics/{tenant_id}, or the tool's argument. */
 export class TenantIdDto {
-  @IsUUID('all', { message: 'tenant_id must be a UUID' })
+  @Uuid()
   tenant_id!: string;
 }

@@ -1,8 +1,9 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class RegisterSessionDto {
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id!: string;
 
   /** Omitted: a distinct default name is given, so two sessions never share an identity by accident. */

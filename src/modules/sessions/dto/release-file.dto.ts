@@ -1,5 +1,6 @@
-import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class ReleaseFileDto {
   /** Repository-relative path; `./a//b` and `a/b` name the same file. */
@@ -9,6 +10,6 @@ export class ReleaseFileDto {
   @NoControlChars('file_path')
   file_path!: string;
 
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id!: string;
 }

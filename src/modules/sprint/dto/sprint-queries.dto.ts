@@ -1,5 +1,6 @@
-import { IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IntQueryParam } from '../../../common/validation/int-query-param.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { LIST_LIMIT_MAX, SPRINT_STATUSES } from '../sprint.constants';
 import { LabelRules } from './sprint-field.rules';
 
@@ -51,7 +52,7 @@ export class PendingCountQueryDto {
 /** GET /projects/{id}/sprint/test_coverage_expected: for one session's items, or every in-progress item. */
 export class TestCoverageQueryDto {
   @IsOptional()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }
 

@@ -1,4 +1,5 @@
-import { IsBoolean, IsUUID, ValidateIf } from 'class-validator';
+import { IsBoolean, ValidateIf } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { LabelRules, TextRules } from './sprint-field.rules';
 
 /** Optional, but null is not a value. */
@@ -7,7 +8,7 @@ const given = (_: object, value: unknown) => value !== undefined;
 /** POST .../complete: evidence (notes or a task log entry) and, optionally, who completes it. */
 export class CompleteSprintItemDto {
   @ValidateIf(given)
-  @IsUUID('all', { message: 'task_id must be a UUID' })
+  @Uuid()
   task_id?: string;
 
   @ValidateIf(given)
@@ -21,7 +22,7 @@ export class CompleteSprintItemDto {
 
   /** The completing session: refused while another live session holds the item. */
   @ValidateIf(given)
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }
 
@@ -32,7 +33,7 @@ export class CloseSprintItemDto {
   reason?: string;
 
   @ValidateIf(given)
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }
 

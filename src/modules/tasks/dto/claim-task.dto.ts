@@ -1,12 +1,12 @@
-import { IsUUID } from 'class-validator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** POST /projects/{id}/tasks/claim: one task by id, or (without task_id) the oldest pending one. */
 export class ClaimTaskDto {
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id!: string;
 
   @OptionalField()
-  @IsUUID('all', { message: 'task_id must be a UUID' })
+  @Uuid()
   task_id?: string;
 }

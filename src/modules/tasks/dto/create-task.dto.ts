@@ -1,14 +1,15 @@
-import { IsIn, IsUUID } from 'class-validator';
+import { IsIn } from 'class-validator';
 import { BodyText } from '../../../common/validation/body-text.decorator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { TASK_DESCRIPTION_MAX, TASK_STATUSES, TaskStatus } from '../tasks.constants';
 
 /** POST /tasks: an entry of the task log, written by a session of the project. */
 export class CreateTaskDto {
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id!: string;
 
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id!: string;
 
   @BodyText('description', TASK_DESCRIPTION_MAX, { notBlank: true })

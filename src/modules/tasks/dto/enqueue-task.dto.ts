@@ -1,11 +1,11 @@
-import { IsUUID } from 'class-validator';
 import { BodyText } from '../../../common/validation/body-text.decorator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { TASK_DESCRIPTION_MAX } from '../tasks.constants';
 
 /** POST /tasks/enqueue: work for an executor, stored as a pending task it can claim. */
 export class EnqueueTaskDto {
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id!: string;
 
   /** What the executor is asked to do. */
@@ -14,6 +14,6 @@ export class EnqueueTaskDto {
 
   /** The session asking, when there is one. */
   @OptionalField()
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id?: string;
 }

@@ -1,10 +1,10 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** POST /projects/{id}/tasks/release: only the session that claimed the task can hand it back. */
 export class ReleaseTaskDto {
-  @IsUUID('all', { message: 'task_id must be a UUID' })
+  @Uuid()
   task_id!: string;
 
-  @IsUUID('all', { message: 'session_id must be a UUID' })
+  @Uuid()
   session_id!: string;
 }

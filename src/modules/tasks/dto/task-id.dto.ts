@@ -1,6 +1,6 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class TaskIdDto {
-  @IsUUID('all', { message: 'task_id must be a UUID' })
+  @Uuid()
   task_id!: string;
 }

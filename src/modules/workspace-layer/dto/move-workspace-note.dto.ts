@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 /** POST /workspace/notes/{id}/move: the project that receives the note. */
 export class MoveWorkspaceNoteDto {
-  @IsUUID('all', { message: 'project_id must be a UUID' })
+  @Uuid()
   project_id!: string;
 }

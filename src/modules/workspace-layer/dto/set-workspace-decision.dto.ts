@@ -1,7 +1,7 @@
-import { IsUUID } from 'class-validator';
 import { BodyText } from '../../../common/validation/body-text.decorator';
 import { OptionalField } from '../../../common/validation/optional-field.decorator';
 import { Title } from '../../../common/validation/title.decorator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 import { DECISION_BODY_MAX, NOTE_TITLE_MAX } from '../../notes/notes.constants';
 
 /**
@@ -18,6 +18,6 @@ export class SetWorkspaceDecisionDto {
   body?: string;
 
   @OptionalField()
-  @IsUUID('all', { message: 'supersedes must be a UUID' })
+  @Uuid()
   supersedes?: string;
 }

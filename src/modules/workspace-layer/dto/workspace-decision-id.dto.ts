@@ -1,6 +1,6 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class WorkspaceDecisionIdDto {
-  @IsUUID('all', { message: 'decision_id must be a UUID' })
+  @Uuid()
   decision_id!: string;
 }

@@ -1,6 +1,6 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class WorkspaceItemIdDto {
-  @IsUUID('all', { message: 'item_id must be a UUID' })
+  @Uuid()
   item_id!: string;
 }

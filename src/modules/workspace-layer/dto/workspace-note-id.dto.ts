@@ -1,6 +1,6 @@
-import { IsUUID } from 'class-validator';
+import { Uuid } from '../../../common/validation/uuid.decorator';
 
 export class WorkspaceNoteIdDto {
-  @IsUUID('all', { message: 'note_id must be a UUID' })
+  @Uuid()
   note_id!: string;
 }
