@@ -1,15 +1,13 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { PlainText } from '../../../common/validation/plain-text.decorator';
+import { ShortName } from '../../../common/validation/short-name.decorator';
 import { HitlIdDto } from './hitl-id.dto';
 
 export class AnswerHitlToolDto extends HitlIdDto {
-  @IsNotEmpty({ message: 'answer must not be empty' })
-  @MaxLength(50_000)
-  @IsString()
+  @PlainText('answer', 50_000)
   answer!: string;
 
   @IsOptional()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @IsString()
+  @ShortName()
   answered_by?: string;
 }

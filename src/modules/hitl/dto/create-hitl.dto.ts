@@ -1,12 +1,12 @@
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PlainText } from '../../../common/validation/plain-text.decorator';
+import { ShortName } from '../../../common/validation/short-name.decorator';
 import { Uuid } from '../../../common/validation/uuid.decorator';
 import { HITL_URGENCIES, HitlUrgency } from '../hitl-request.entity';
 
 /** POST /projects/{id}/hitl. */
 export class CreateHitlDto {
-  @IsNotEmpty({ message: 'question must not be empty' })
-  @MaxLength(10_000)
-  @IsString()
+  @PlainText('question', 10_000)
   question!: string;
 
   @IsOptional()
@@ -25,9 +25,7 @@ export class CreateHitlDto {
 
   /** Who should answer; default the human of the asking session. */
   @IsOptional()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @IsString()
+  @ShortName()
   assigned_to?: string;
 
   /** Ask a person even when the project auto-answers. */

@@ -1,10 +1,9 @@
-import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { ShortName } from '../../../common/validation/short-name.decorator';
 import { HitlIdDto } from './hitl-id.dto';
 
 export class DismissHitlToolDto extends HitlIdDto {
   @IsOptional()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @IsString()
+  @ShortName()
   answered_by?: string;
 }

@@ -1,4 +1,6 @@
-import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { PlainText } from '../../../common/validation/plain-text.decorator';
+import { ShortName } from '../../../common/validation/short-name.decorator';
 
 /** PATCH /hitl/{id}: answer (default) or dismiss a pending request. */
 export class UpdateHitlDto {
@@ -8,15 +10,11 @@ export class UpdateHitlDto {
 
   /** Required to answer. */
   @IsOptional()
-  @IsNotEmpty({ message: 'answer must not be empty' })
-  @MaxLength(50_000)
-  @IsString()
+  @PlainText('answer', 50_000)
   answer?: string;
 
   /** Who answered; default SERVICE_HUMAN_ID (self-hosted) or "human". */
   @IsOptional()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @IsString()
+  @ShortName()
   answered_by?: string;
 }

@@ -1,4 +1,6 @@
-import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, Matches } from 'class-validator';
+import { PlainText } from '../../../common/validation/plain-text.decorator';
+import { ShortName } from '../../../common/validation/short-name.decorator';
 import { OptionalAgentName, OptionalSessionId } from './message-fields.rules';
 
 /** POST /projects/{id}/messages: exactly one of to_session_id, to_agent or broadcast. */
@@ -14,16 +16,12 @@ export class SendMessageDto {
   @IsBoolean()
   broadcast?: boolean;
 
-  @IsNotEmpty({ message: 'body must not be empty' })
-  @MaxLength(65_536)
-  @IsString()
+  @PlainText('body', 65_536)
   body!: string;
 
   /** Who sends (a session id, an agent or a person's name): shown to the receiver. */
   @IsOptional()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @IsString()
+  @ShortName()
   from?: string;
 
   /** A retried send with the same key stores one message and answers the stored one. */

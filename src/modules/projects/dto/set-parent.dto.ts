@@ -1,8 +1,9 @@
-import { IsUUID, ValidateIf } from 'class-validator';
+import { IsUUID } from 'class-validator';
+import { RequiredOrNull } from '../../../common/validation/required-or-null.decorator';
 
 /** POST .../parent: the parent project, or null to make the project top-level again. The field is required. */
 export class SetParentDto {
-  @ValidateIf((_object, value) => value !== null)
+  @RequiredOrNull()
   @IsUUID('all', { message: 'parent_id must be a UUID, or null to clear it' })
   parent_id!: string | null;
 }

@@ -1,9 +1,7 @@
-import { IsBoolean, IsIn, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn } from 'class-validator';
+import { OptionalNotNull } from '../../../common/validation/optional-not-null.decorator';
 import { OWNERS, PRIORITIES, SprintOwner, SprintPriority } from '../sprint.constants';
 import { FlagRules, ResourcesRules, TextRules, TitleRules } from './sprint-field.rules';
-
-/** Optional, but null is not a value. */
-const given = (_: object, value: unknown) => value !== undefined;
 
 /** A subtask of an item: it takes the parent's version, sprint and track. */
 export class AddSubtaskDto {
@@ -11,31 +9,31 @@ export class AddSubtaskDto {
   title!: string;
 
   /** Who carries it out: ai (default) or human (an AI worker cannot claim a human subtask). */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(OWNERS)
   owner?: SprintOwner;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @TextRules('notes')
   notes?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(PRIORITIES)
   priority?: SprintPriority;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @ResourcesRules('touches_resources')
   touches_resources?: string[];
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @FlagRules('required_notes')
   required_notes?: number;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @FlagRules('prospect_bypass')
   prospect_bypass?: number;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsBoolean()
   force?: boolean;
 }

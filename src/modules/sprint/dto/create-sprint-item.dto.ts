@@ -1,9 +1,7 @@
-import { IsBoolean, IsIn, IsISO8601, IsOptional, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsOptional } from 'class-validator';
+import { OptionalNotNull } from '../../../common/validation/optional-not-null.decorator';
 import { BLOCKER_KINDS, BlockerKind, FAILURE_MODES, FailureMode, MILESTONE_TYPES, MilestoneType, PRIORITIES, SprintPriority } from '../sprint.constants';
 import { FlagRules, ItemRefRules, LabelRules, ResourcesRules, TextRules, TitleRules } from './sprint-field.rules';
-
-/** Optional, but null is not a value: the default applies only when the field is left out. */
-const given = (_: object, value: unknown) => value !== undefined;
 
 /**
  * A new sprint item: the REST body of POST /projects/{id}/sprint-items and
@@ -33,17 +31,17 @@ export class CreateSprintItemDto {
   @ItemRefRules('depends_on')
   depends_on?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(FAILURE_MODES)
   failure_mode?: FailureMode;
 
   /** `<kind>:<path-or-name>` identifiers, e.g. file:src/auth/login.ts. */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @ResourcesRules('touches_resources')
   touches_resources?: string[];
 
   /** Add it even when a pending or in-progress item has a near-duplicate title. */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsBoolean()
   force?: boolean;
 
@@ -55,7 +53,7 @@ export class CreateSprintItemDto {
   @LabelRules('wave')
   wave?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(PRIORITIES)
   priority?: SprintPriority;
 
@@ -68,15 +66,15 @@ export class CreateSprintItemDto {
   @IsISO8601({ strict: true }, { message: 'deferred_until must be an ISO 8601 timestamp' })
   deferred_until?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @FlagRules('required_notes')
   required_notes?: number;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(MILESTONE_TYPES)
   milestone_type?: MilestoneType;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @FlagRules('prospect_bypass')
   prospect_bypass?: number;
 

@@ -1,38 +1,36 @@
-import { IsBoolean, ValidateIf } from 'class-validator';
+import { IsBoolean } from 'class-validator';
+import { OptionalNotNull } from '../../../common/validation/optional-not-null.decorator';
 import { Uuid } from '../../../common/validation/uuid.decorator';
 import { LabelRules, TextRules } from './sprint-field.rules';
 
-/** Optional, but null is not a value. */
-const given = (_: object, value: unknown) => value !== undefined;
-
 /** POST .../complete: evidence (notes or a task log entry) and, optionally, who completes it. */
 export class CompleteSprintItemDto {
-  @ValidateIf(given)
+  @OptionalNotNull()
   @Uuid()
   task_id?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @TextRules('notes')
   notes?: string;
 
   /** Mark the work done pending verification (status provisional_complete) instead of done. */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsBoolean()
   provisional?: boolean;
 
   /** The completing session: refused while another live session holds the item. */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @Uuid()
   session_id?: string;
 }
 
 /** POST .../fail and .../skip. */
 export class CloseSprintItemDto {
-  @ValidateIf(given)
+  @OptionalNotNull()
   @TextRules('reason')
   reason?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @Uuid()
   session_id?: string;
 }

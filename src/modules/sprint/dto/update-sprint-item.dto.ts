@@ -1,8 +1,7 @@
-import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
+import { OptionalNotNull } from '../../../common/validation/optional-not-null.decorator';
 import { BLOCKER_KINDS, BlockerKind, FAILURE_MODES, FailureMode, MILESTONE_TYPES, MilestoneType, PRIORITIES, SprintPriority } from '../sprint.constants';
 import { FlagRules, ItemRefRules, LabelRules, ResourcesRules, TextRules, TitleRules } from './sprint-field.rules';
-
-const given = (_: object, value: unknown) => value !== undefined;
 
 /**
  * PATCH /projects/{id}/sprint-items/{item_id}: only the fields given change;
@@ -10,7 +9,7 @@ const given = (_: object, value: unknown) => value !== undefined;
  * indeterminate; an in-progress item needs force.
  */
 export class UpdateSprintItemDto {
-  @ValidateIf(given)
+  @OptionalNotNull()
   @TitleRules()
   title?: string;
 
@@ -26,16 +25,16 @@ export class UpdateSprintItemDto {
   @LabelRules('human_id')
   human_id?: string | null;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @ResourcesRules('touches_resources')
   touches_resources?: string[];
 
   /** pending, todo or indeterminate; other statuses have their own routes. */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsString()
   status?: string;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @LabelRules('version')
   version?: string;
 
@@ -43,7 +42,7 @@ export class UpdateSprintItemDto {
   @ItemRefRules('depends_on')
   depends_on?: string | null;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(FAILURE_MODES)
   failure_mode?: FailureMode;
 
@@ -55,7 +54,7 @@ export class UpdateSprintItemDto {
   @LabelRules('wave')
   wave?: string | null;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(PRIORITIES)
   priority?: SprintPriority;
 
@@ -67,15 +66,15 @@ export class UpdateSprintItemDto {
   @IsISO8601({ strict: true }, { message: 'deferred_until must be an ISO 8601 timestamp' })
   deferred_until?: string | null;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @FlagRules('required_notes')
   required_notes?: number;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsIn(MILESTONE_TYPES)
   milestone_type?: MilestoneType;
 
-  @ValidateIf(given)
+  @OptionalNotNull()
   @FlagRules('prospect_bypass')
   prospect_bypass?: number;
 
@@ -84,7 +83,7 @@ export class UpdateSprintItemDto {
   sprint_name?: string | null;
 
   /** Change an item that a session is working on (its claim is dropped when the status changes). */
-  @ValidateIf(given)
+  @OptionalNotNull()
   @IsBoolean()
   force?: boolean;
 }
