@@ -1,5 +1,5 @@
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Max, Min } from 'class-validator';
+import { OverrideReasonRules } from './override-reason.rules';
 
 /** PUT /profile-layers/{scope_type}/{scope_id}: the scope's whole layer, replacing what it held. */
 export class SaveProfileLayerDto {
@@ -23,9 +23,6 @@ export class SaveProfileLayerDto {
 
   /** Why a narrow-only dial is set looser than a less specific layer allows; recorded with the layer. */
   @IsOptional()
-  @IsString()
-  @MinLength(3)
-  @MaxLength(500)
-  @NoControlChars('override_reason', { allow: 'tabAndLineFeed' })
+  @OverrideReasonRules()
   override_reason?: string;
 }

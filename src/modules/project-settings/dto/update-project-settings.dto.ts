@@ -1,8 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { EXECUTION_MODES, ExecutionMode } from '../project-settings.constants';
 import { ExecutorConfigDto } from './executor-config.dto';
+import { OverrideReasonRules } from '../../profile-layers/dto/override-reason.rules';
 
 /**
  * PATCH .../settings: only the fields given change; null stops setting a field
@@ -43,9 +43,6 @@ export class UpdateProjectSettingsDto {
 
   /** Why a narrow-only dial (hitl_auto_answer, require_merge_approval, executor_config.test_min) is set looser than the workspace or hosted default allows; recorded. */
   @IsOptional()
-  @IsString()
-  @MinLength(3)
-  @MaxLength(500)
-  @NoControlChars('override_reason', { allow: 'tabAndLineFeed' })
+  @OverrideReasonRules()
   override_reason?: string;
 }

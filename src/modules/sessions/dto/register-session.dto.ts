@@ -1,6 +1,6 @@
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
 import { Uuid } from '../../../common/validation/uuid.decorator';
+import { SessionNameRules } from './session-name.rules';
 
 export class RegisterSessionDto {
   @Uuid()
@@ -8,10 +8,7 @@ export class RegisterSessionDto {
 
   /** Omitted: a distinct default name is given, so two sessions never share an identity by accident. */
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(120)
-  @NoControlChars('name')
+  @SessionNameRules()
   name?: string;
 
   /** Omitted: SERVICE_HUMAN_ID, then the OS user, then the host name. */

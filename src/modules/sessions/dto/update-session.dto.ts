@@ -1,13 +1,10 @@
-import { IsNotEmpty, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
-import { NoControlChars } from '../../../common/validation/no-control-chars.decorator';
+import { IsObject, IsOptional } from 'class-validator';
+import { SessionNameRules } from './session-name.rules';
 
 /** PATCH /sessions/{id}: lightweight dashboard state. Only the fields given change. */
 export class UpdateSessionDto {
   @IsOptional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(120)
-  @NoControlChars('name')
+  @SessionNameRules()
   name?: string;
 
   /** Replaces the stored state object (at most 16 KiB of JSON). */
