@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { OtlpLibraryLoader } from '../src/modules/ai-log/otlp-library.loader';
-import { accept, failEverySecondChunk, OtlpReceiver, ReceivedRecord } from './ai-log-otlp-receiver';
-import { seedToolCalls } from './ai-log-seed';
+import { accept, failEverySecondChunk, OtlpReceiver, ReceivedRecord } from './support/otlp-receiver';
+import { seedToolCalls } from './support/ai-log-seed';
 import { backends, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 

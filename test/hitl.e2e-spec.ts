@@ -5,7 +5,8 @@ import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
-import { dashboardSocket, waitUntil } from './pubsub.helpers';
+import { dashboardSocket } from './support/dashboard-socket';
+import { waitUntil } from './support/wait';
 
 describe.each(backends().map((b) => [b.name, b] as const))('HITL on %s', (_name, backend) => {
   let run: RunningBackend;

@@ -3,10 +3,12 @@ import { backends, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
-import { REDIS_URL } from './support/services';
+import { REDIS_URL, uniquePrefix } from './support/services';
 import { describePostgres, describeRedis } from './support/suites';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
-import { dashboardSocket, median, uniquePrefix, waitUntil } from './pubsub.helpers';
+import { dashboardSocket } from './support/dashboard-socket';
+import { median } from './support/stats';
+import { waitUntil } from './support/wait';
 
 const POLL_MS = 300;
 

@@ -7,7 +7,8 @@ import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
-import { Receiver, sleep, waitUntil } from './pubsub.helpers';
+import { Receiver } from './support/http-receiver';
+import { sleep, waitUntil } from './support/wait';
 
 describe('notifications on a self-hosted instance', () => {
   let testApp: TestApp;

@@ -1,6 +1,6 @@
 import { ProfileLayer } from '../src/modules/profile-layers/profile-layer.entity';
-import { profileClient, PROFILE_TEST_ENV } from './profile-layers.helpers';
-import { ORDINARY, SECRETS } from './secret-corpus';
+import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
+import { ORDINARY, SECRETS } from './support/secret-corpus';
 import { backends, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';

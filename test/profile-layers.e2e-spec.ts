@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
-import { profileClient, PROFILE_TEST_ENV } from './profile-layers.helpers';
+import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
 import { backends, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';

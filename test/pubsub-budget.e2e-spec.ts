@@ -2,10 +2,12 @@ import Redis from 'ioredis';
 import { budgetCountKey, monthOf } from '../libs/pubsub';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
-import { REDIS_URL } from './support/services';
+import { REDIS_URL, uniquePrefix } from './support/services';
 import { describeRedis } from './support/suites';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
-import { dashboardSocket, Receiver, sleep, uniquePrefix, waitUntil } from './pubsub.helpers';
+import { dashboardSocket } from './support/dashboard-socket';
+import { Receiver } from './support/http-receiver';
+import { sleep, waitUntil } from './support/wait';
 
 describeRedis('push budget tiers (hosted, small thresholds)', () => {
   const prefix = uniquePrefix('budget');

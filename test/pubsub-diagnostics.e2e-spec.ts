@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
-import { REDIS_URL } from './support/services';
+import { REDIS_URL, uniquePrefix } from './support/services';
 import { describeRedis } from './support/suites';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
-import { uniquePrefix, waitUntil } from './pubsub.helpers';
+import { waitUntil } from './support/wait';
 
 const LOCAL = '00000000-0000-0000-0000-000000000000';
 

@@ -2,7 +2,10 @@ import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describeRedis } from './support/suites';
 import { startApp, TestApp } from './support/test-app';
-import { median, OwnRedis, uniquePrefix, waitUntil } from './pubsub.helpers';
+import { OwnRedis } from './support/own-redis';
+import { uniquePrefix } from './support/services';
+import { median } from './support/stats';
+import { waitUntil } from './support/wait';
 
 const LOCAL = '00000000-0000-0000-0000-000000000000';
 const POLL_MS = 2000;

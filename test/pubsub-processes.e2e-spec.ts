@@ -1,10 +1,12 @@
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { ServerProcess, startServerProcess } from './support/processes';
-import { REDIS_URL } from './support/services';
+import { REDIS_URL, uniquePrefix } from './support/services';
 import { describePostgres, describeRedis } from './support/suites';
 import { hostedEnv, provisionTenant, startApp } from './support/test-app';
-import { dashboardSocket, median, uniquePrefix, waitUntil } from './pubsub.helpers';
+import { dashboardSocket } from './support/dashboard-socket';
+import { median } from './support/stats';
+import { waitUntil } from './support/wait';
 
 /** Two `node dist/src/main.js` processes on one database (and one Redis): needs `npm run build` first. */
 async function twoProcesses(env: Record<string, string>, tenants: string[], plan: 'paid' | 'free' = 'paid') {

@@ -9,7 +9,7 @@ import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { ServerProcess, startServerProcess } from './support/processes';
 import { postgresUp } from './support/suites';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 describe.each(backends().map((b) => [b.name, b] as const))('sprint-batch on %s', (_name, backend) => {
   let run: RunningBackend;

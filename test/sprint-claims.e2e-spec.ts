@@ -11,7 +11,7 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { ServerProcess, startServerProcess } from './support/processes';
 import { inTenantDb } from './support/tenant-db';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 /** Items drained by the 64-worker test; the benchmark (bench/claims.js) runs the full 10,000. */
 const DRAIN_ITEMS = Number(process.env.BATON_SPRINT_DRAIN_ITEMS ?? 1000);

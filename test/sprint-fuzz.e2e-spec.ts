@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { backends, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 /**
  * Bad input to every sprint route and tool: never a 5xx, every refusal a 4xx

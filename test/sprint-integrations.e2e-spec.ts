@@ -3,7 +3,7 @@ import { ContextSections } from '../src/common/extensions/context-sections';
 import { HandoffHooks } from '../src/common/extensions/handoff-hooks';
 import { backends, RunningBackend } from './support/backends';
 import { inTenantDb } from './support/tenant-db';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 /** What the sprint engine gives other parts of Baton: dashboard events, the context block, touched files at handoff. */
 describe.each(backends().map((b) => [b.name, b] as const))('sprint integrations on %s', (_name, backend) => {

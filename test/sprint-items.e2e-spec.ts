@@ -3,7 +3,7 @@ import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { backends, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 const SPEC_FIELDS = [
   'id', 'project_id', 'version', 'title', 'status', 'item_group', 'human_id', 'notes', 'depends_on', 'failure_mode', 'milestone_type', 'track',

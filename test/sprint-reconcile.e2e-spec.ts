@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backends, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 let dirCount = 0;
 /** A fresh directory with a plain name (a random suffix can look like a secret to the settings, which refuse those). */

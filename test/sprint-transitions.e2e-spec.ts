@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { backends, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
-import { sprintClient } from './sprint.helpers';
+import { sprintClient } from './support/sprint-client';
 
 describe.each(backends().map((b) => [b.name, b] as const))('sprint item transitions on %s', (_name, backend) => {
   let run: RunningBackend;

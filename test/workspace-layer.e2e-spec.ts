@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './data-fuzz';
+import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
 import { backends, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';

@@ -1,4 +1,4 @@
-import { failEverySecondChunk, OtlpReceiver } from '../../test/ai-log-otlp-receiver';
+import { failEverySecondChunk, OtlpReceiver } from '../../test/support/otlp-receiver';
 import { ChunkSender, createOtlpSender, ExportSource, PassClock, PendingRecord, runExportPass } from './export-pass';
 import { loadOtlpLibrary, OtlpLibrary } from './loader';
 import { ExportLogRecord, ExportTarget } from './otlp-sender';

@@ -1,6 +1,5 @@
 import Redis from 'ioredis';
-import { uniquePrefix } from '../../test/pubsub.helpers';
-import { REDIS_URL } from '../../test/support/services';
+import { REDIS_URL, uniquePrefix } from '../../test/support/services';
 import { redisUp } from '../../test/support/suites';
 import { budgetCountKey, monthOf, PushBudget } from './budget';
 

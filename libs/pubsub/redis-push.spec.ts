@@ -1,5 +1,7 @@
 import Redis from 'ioredis';
-import { OwnRedis, uniquePrefix, waitUntil } from '../../test/pubsub.helpers';
+import { OwnRedis } from '../../test/support/own-redis';
+import { uniquePrefix } from '../../test/support/services';
+import { waitUntil } from '../../test/support/wait';
 import { redisUp } from '../../test/support/suites';
 import { Availability, TRANSITIONS } from './availability';
 import { Envelope, RedisPush } from './redis-push';

@@ -1,5 +1,5 @@
 import { findSecret, isMachineLocalPath } from './detect';
-import { ORDINARY, SECRETS, randomSample } from '../../test/secret-corpus';
+import { ORDINARY, SECRETS, randomSample } from '../../test/support/secret-corpus';
 
 describe('findSecret', () => {
   test(`the corpus holds at least 40 secret formats (${SECRETS.length})`, () => {

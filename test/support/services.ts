@@ -1,8 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 
 export const PG_ADMIN_URL = process.env.BATON_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.BATON_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A unique channel and key prefix, so suites sharing one Redis never see each other's traffic. */
+export function uniquePrefix(name: string): string {
+  return `baton-test-${name}-${randomBytes(4).toString('hex')}`;
+}
 
 export interface ServiceStatus {
   up: boolean;

@@ -1,5 +1,5 @@
-import { Http } from './support/http';
-import { RunningBackend } from './support/backends';
+import { Http } from './http';
+import { RunningBackend } from './backends';
 
 /** Small clients for the profile-layer suites: what a dashboard or an agent would send. */
 export function profileClient(get: () => { run: RunningBackend; projectId: string }) {

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Http, HttpResult } from './support/http';
-import { callTool } from './support/mcp-client';
+import { Http, HttpResult } from './http';
+import { callTool } from './mcp-client';
 
 /**
  * Bad-input checks for the routes and tools of goals, tasks, notes, the

@@ -1,4 +1,4 @@
-import { RunningBackend } from './support/backends';
+import { RunningBackend } from './backends';
 
 /** Small helpers shared by the sprint suites: what a dashboard or a worker sends. */
 export function sprintClient(run: RunningBackend) {

@@ -1,7 +1,7 @@
-import { runWithTenant } from '../libs/tenancy';
-import { AiLogCaptureService } from '../src/modules/ai-log/ai-log-capture.service';
-import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { TestApp } from './support/test-app';
+import { runWithTenant } from '../../libs/tenancy';
+import { AiLogCaptureService } from '../../src/modules/ai-log/ai-log-capture.service';
+import { TenantResolver } from '../../src/modules/tenants/tenant-resolver.service';
+import { TestApp } from './test-app';
 
 /**
  * Records `count` tool calls of a project the way the MCP server reports them
