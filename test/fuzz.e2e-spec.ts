@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { backends, RunningBackend } from './support/backends';
+import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
 
 /**
  * Sends a deterministic, generated set of bad inputs to every route of the
@@ -11,35 +12,12 @@ import { backends, RunningBackend } from './support/backends';
  * BATON_FUZZ_SEED=<n> replays another set.
  */
 
-const SEED = Number(process.env.BATON_FUZZ_SEED ?? 20241122);
+const SEED = fuzzSeed(20241122);
 const MCP_ACCEPT = 'application/json, text/event-stream';
 const KNOWN_PROJECT_TOOLS = ['create_project', 'get_project', 'rename_project', 'delete_project'];
 const CONCURRENCY = 12;
 
 // ---------------------------------------------------------------- generator
-
-/** mulberry32: a small seeded PRNG, so every run sends the same requests. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  const sample = <T>(items: readonly T[], n: number): T[] => Array.from({ length: n }, () => pick(items));
-  return { next, int, pick, sample };
-}
-type Rng = ReturnType<typeof prng>;
-
-function seedFor(group: string): number {
-  let h = SEED;
-  for (const c of group) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return h;
-}
 
 const ALPHABET = [
   ...'abcxyzABCXYZ0129',
@@ -48,7 +26,7 @@ const ALPHABET = [
   '\u0000', '\u0001', '\u0007', '\u001b', '\u007f', '\t', '\n', '\r',
 ];
 
-function randomText(rng: Rng, max = 48): string {
+function randomText(rng: Random, max = 48): string {
   return rng.sample(ALPHABET, 1 + rng.int(max)).join('');
 }
 
@@ -96,7 +74,7 @@ const NASTY_STRINGS = [
 ];
 
 /** Project ids that are not UUIDs (never the id of a real project). */
-function badIds(rng: Rng, n: number): string[] {
+function badIds(rng: Random, n: number): string[] {
   const uuid = randomUUID();
   return [
     ...NASTY_STRINGS,
@@ -113,7 +91,7 @@ function badIds(rng: Rng, n: number): string[] {
 }
 
 /** Names that must be refused: wrong types, empty, too long, control characters. */
-function invalidNames(rng: Rng, n: number): unknown[] {
+function invalidNames(rng: Random, n: number): unknown[] {
   return [
     ...WRONG_TYPES,
     '',
@@ -141,7 +119,7 @@ function segment(value: string): string {
 /** Segments sent as they are: broken or tricky percent-encoding. */
 const RAW_SEGMENTS = ['%', '%zz', '%E0%A4%A', '%C0%AE%C0%AE', '..%2f..%2f', '%2e%2e', '%00', '%u0041', '%252e', ';', ',', '*', '!'];
 
-function randomQuery(rng: Rng): string {
+function randomQuery(rng: Random): string {
   const pairs = Array.from({ length: 1 + rng.int(4) }, () => {
     const key = rng.pick(['limit', 'name', 'name[]', 'name[a]', '__proto__[x]', 'sessionId', 'a[b][c]', 'tag', segment(randomText(rng, 8))]);
     return `${key}=${segment(rng.pick([...NASTY_STRINGS.slice(0, 20), randomText(rng)]))}`;
@@ -191,7 +169,7 @@ function json(method: string, path: string, value: unknown, label: string, extra
 }
 
 /** Bodies that are not a usable JSON object, whatever the route. */
-function brokenBodies(rng: Rng, method: string, path: string, kind: Probe['kind'], headers: Record<string, string> = {}): Probe[] {
+function brokenBodies(rng: Random, method: string, path: string, kind: Probe['kind'], headers: Record<string, string> = {}): Probe[] {
   const valid = JSON.stringify({ name: 'Would Be Valid', ids: [randomUUID()], url: 'postgres://127.0.0.1:1/x' });
   const truncations = Array.from({ length: 3 }, () => valid.slice(0, 1 + rng.int(valid.length - 1)));
   const raw = [
@@ -247,7 +225,7 @@ function oddMethods(path: string, methods: string[]): Probe[] {
   return methods.map((method) => ({ method, path, kind: 'rest', label: `${method} ${path}` }));
 }
 
-const GROUPS: [string, (rng: Rng, ctx: Context) => Probe[]][] = [
+const GROUPS: [string, (rng: Random, ctx: Context) => Probe[]][] = [
   [
     'GET /projects and odd methods on /projects',
     (rng) => [
@@ -399,7 +377,7 @@ const GROUPS: [string, (rng: Rng, ctx: Context) => Probe[]][] = [
   ],
 ];
 
-function mcpEnvelopeProbes(rng: Rng): Probe[] {
+function mcpEnvelopeProbes(rng: Random): Probe[] {
   const h = { accept: MCP_ACCEPT };
   const base = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
   const rpc = (value: unknown, label: string, headers: Record<string, string> = h) => json('POST', '/mcp', value, label, { kind: 'mcp', headers });
@@ -443,7 +421,7 @@ function mcpEnvelopeProbes(rng: Rng): Probe[] {
   return probes;
 }
 
-function mcpToolProbes(rng: Rng, ctx: Context): Probe[] {
+function mcpToolProbes(rng: Random, ctx: Context): Probe[] {
   const h = { accept: MCP_ACCEPT };
   let id = 100;
   const call = (params: unknown, label: string, mustFail: boolean) =>
@@ -471,7 +449,7 @@ type Call = (params: unknown, label: string, mustFail: boolean) => Probe;
  * and variants that each break exactly one thing in it. Every variant must fail;
  * if one did not, the anchor would be renamed or deleted and the last test says so.
  */
-function foundationToolProbes(rng: Rng, ctx: Context, tool: Tool, call: Call): Probe[] {
+function foundationToolProbes(rng: Random, ctx: Context, tool: Tool, call: Call): Probe[] {
   const properties = Object.keys(tool.input_schema.properties ?? {});
   const required = tool.input_schema.required ?? properties;
   const valid: Record<string, unknown> = {};
@@ -504,7 +482,7 @@ function foundationToolProbes(rng: Rng, ctx: Context, tool: Tool, call: Call): P
  * may coerce). Tools without required arguments would run, so they get only
  * the non-object case.
  */
-function otherToolProbes(rng: Rng, tool: Tool, call: Call): Probe[] {
+function otherToolProbes(rng: Random, tool: Tool, call: Call): Probe[] {
   const schema = (tool.input_schema.properties ?? {}) as Record<string, { type?: string }>;
   const required = tool.input_schema.required ?? [];
   const nonObject = rng.pick([null, 'x', 42, [], true]);
@@ -663,7 +641,7 @@ describe.each(backends().filter((b) => FUZZED.includes(b.name)).map((b) => [b.na
   });
 
   test.each(GROUPS)('%s: no 5xx, every 4xx explains itself, bad tool arguments never succeed', async (group, generate) => {
-    const probes = generate(prng(seedFor(group)), ctx);
+    const probes = generate(seededRandom(seedFor(SEED, group)), ctx);
     expect(probes.length).toBeGreaterThan(10);
     const failures = await runAll(run.testApp.url, probes, run.token);
     expect({ seed: SEED, group, sent: probes.length, failures }).toEqual({ seed: SEED, group, sent: probes.length, failures: [] });

@@ -2,28 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { backends, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { fuzzSeed, Random, seededRandom } from './support/random';
 
 /**
  * Generated bad input for every profile-layer route and tool: never a 5xx,
  * every refusal a JSON `{detail}` (an `isError` result over MCP), and nothing
  * stored by a refused write. Seeded: BATON_FUZZ_SEED=<n> replays another set.
  */
-const SEED = Number(process.env.BATON_FUZZ_SEED ?? 20241123);
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)];
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof prng>;
+const SEED = fuzzSeed(20241123);
 
 const NASTY: unknown[] = [
   null,
@@ -67,21 +53,21 @@ const FIELD_NAMES = [
 ];
 const SCOPE_TYPES = ['hosted_default', 'workspace', 'user', 'project', 'session', 'Workspace', 'global', '', '..', 'x'.repeat(300)];
 
-function randomValue(rng: Rng): unknown {
+function randomValue(rng: Random): unknown {
   const roll = rng.int(5);
   if (roll === 0) return { [rng.pick(['test_min', 'repo_path', 'test_command', 'max_parallel', 'extra'])]: rng.pick(NASTY) };
   if (roll === 1) return { [String(rng.pick(NASTY)).slice(0, 200)]: rng.pick(NASTY) };
   return rng.pick(NASTY);
 }
 
-function randomFields(rng: Rng): unknown {
+function randomFields(rng: Random): unknown {
   if (rng.int(6) === 0) return rng.pick(NASTY);
   const out: Record<string, unknown> = {};
   for (let i = 0, n = 1 + rng.int(3); i < n; i++) out[rng.pick(FIELD_NAMES)] = randomValue(rng);
   return out;
 }
 
-function randomBody(rng: Rng): unknown {
+function randomBody(rng: Random): unknown {
   if (rng.int(8) === 0) return rng.pick(NASTY);
   const body: Record<string, unknown> = { fields: randomFields(rng) };
   if (rng.int(2)) body.reset_fields = rng.int(2) ? [rng.pick(FIELD_NAMES)] : rng.pick(NASTY);
@@ -111,7 +97,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('profile layer routes
   });
 
   test('PUT with generated bodies at every scope: 4xx with detail or a clean save, never 5xx', async () => {
-    const rng = prng(SEED);
+    const rng = seededRandom(SEED);
     const scopes = [
       ['workspace', 'singleton'],
       ['user', 'fuzz-user'],
@@ -128,7 +114,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('profile layer routes
   });
 
   test('malformed scopes, ids, queries and bodies on every route', async () => {
-    const rng = prng(SEED + 1);
+    const rng = seededRandom(SEED + 1);
     const ids = ['singleton', projectId, randomUUID(), 'not-a-uuid', '%00', '%2e%2e', encodeURIComponent('\u202e'), 'a'.repeat(300), encodeURIComponent("' OR 1=1 --")];
     const requests: [string, string, unknown?][] = [];
     for (let i = 0; i < 60; i++) {
@@ -154,7 +140,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('profile layer routes
   });
 
   test('tools with generated arguments: isError with a detail or a result, never an internal error', async () => {
-    const rng = prng(SEED + 2);
+    const rng = seededRandom(SEED + 2);
     const client = await connectMcp(run.testApp.url, run.token);
     const tools = [
       'list_profile_layers',

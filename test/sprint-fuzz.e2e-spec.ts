@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { backends, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { fuzzSeed, seededRandom } from './support/random';
 import { sprintClient } from './support/sprint-client';
 
 /**
@@ -9,20 +10,7 @@ import { sprintClient } from './support/sprint-client';
  * with a `detail` (an isError result with a detail for tools), and nothing
  * stored or changed. The generator is seeded (BATON_FUZZ_SEED replays another set).
  */
-const SEED = Number(process.env.BATON_FUZZ_SEED ?? 20241123);
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
-  return { next, pick };
-}
+const SEED = fuzzSeed(20241123);
 
 const WRONG_TYPES: unknown[] = [null, true, 0, -1, 3.5, 1e308, [], ['a'], {}, { nested: [null] }];
 const NASTY = ['', ' ', '\u0000', 'nul\u0000x', '\u0007bell', '\u001b[31m', "' OR '1'='1", '; DROP TABLE sprint_items; --', '../../etc/passwd', '\ud800', '%', '__proto__', 'x'.repeat(5000)];
@@ -103,7 +91,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint routes and to
   });
 
   test('REST: 4xx with detail, never 5xx, nothing written', async () => {
-    const rng = prng(SEED);
+    const rng = seededRandom(SEED);
     const api = sprintClient(run);
     const projectId = await api.project('Fuzz Sprint');
     const session = await api.session(projectId);

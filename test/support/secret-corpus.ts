@@ -1,3 +1,5 @@
+import { seededRandom } from './random';
+
 /**
  * Corpora of secret-shaped and ordinary values, shared by the libs/secrets
  * unit tests and the profile-layer e2e suites.
@@ -6,17 +8,10 @@
  * Fake, format-correct samples: built from a seeded generator so that no real
  * credential is ever written down, and the same on every run.
  */
-let seed = 0x2545f491;
-/** mulberry32: small, seeded, good enough to look random. */
-function next(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const generator = seededRandom(0x2545f491);
 function random(alphabet: string, length: number): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[Math.floor(next() * alphabet.length)];
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(generator.next() * alphabet.length)];
   return out;
 }
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
