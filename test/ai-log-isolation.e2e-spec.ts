@@ -10,7 +10,8 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 
 type Client = Awaited<ReturnType<typeof connectMcp>>;
 
@@ -31,8 +32,7 @@ describePostgres('AI-log of two tenants on the hosted backend', () => {
     db = await TestDatabase.create();
     app = await startApp(hostedEnv(db.url, { SERVICE_AI_LOG_OTEL_ENABLED: 'true', SERVICE_AI_LOG_OTEL_ENDPOINT: receiver.endpoint }));
     for (const name of ['tenant-a', 'tenant-b']) {
-      const { tenant_id, token } = await provisionTenant(app, name);
-      const http = new Http(app.url, token);
+      const { tenant_id, token, http } = await tenantClient(app, name);
       const project = (await http.post('/projects', { name: 'Same name in both' })).body.id;
       tenants.push({ id: tenant_id, token, http, client: await connectMcp(app.url, token), project });
     }
@@ -148,8 +148,8 @@ describe('a clean shutdown loses no AI-log event', () => {
       const db = await TestDatabase.create();
       try {
         const first = await startApp(hostedEnv(db.url));
-        const { token } = await provisionTenant(first, `stop-${randomUUID().slice(0, 8)}`);
-        const project = (await new Http(first.url, token).post('/projects', { name: 'Stopped' })).body.id;
+        const { token, http } = await tenantClient(first, `stop-${randomUUID().slice(0, 8)}`);
+        const project = (await http.post('/projects', { name: 'Stopped' })).body.id;
         await callsThenStop(first, token, project, 15);
         const second = await startApp(hostedEnv(db.url));
         try {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { OtlpLibraryLoader } from '../src/modules/ai-log/otlp-library.loader';
 import { OtlpReceiver } from './support/otlp-receiver';
 import { seedToolCalls } from './support/ai-log-seed';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { REPO_ROOT } from './support/processes';
@@ -14,7 +14,7 @@ import { startApp, TestApp } from './support/test-app';
 
 type Client = Awaited<ReturnType<typeof connectMcp>>;
 
-describe.each(backends().map((b) => [b.name, b] as const))('AI-log export switched off by the operator on %s', (_name, backend) => {
+describe.each(eachBackend())('AI-log export switched off by the operator on %s', (_name, backend) => {
   let run: RunningBackend;
   let client: Client;
   const receiver = new OtlpReceiver();

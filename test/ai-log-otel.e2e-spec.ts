@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { OtlpLibraryLoader } from '../src/modules/ai-log/otlp-library.loader';
 import { accept, failEverySecondChunk, OtlpReceiver, ReceivedRecord } from './support/otlp-receiver';
 import { seedToolCalls } from './support/ai-log-seed';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 
 type Client = Awaited<ReturnType<typeof connectMcp>>;
@@ -24,7 +24,7 @@ async function exportAll(client: Client, projectId: string, maxPasses = 20) {
 const ofProject = (records: ReceivedRecord[], projectId: string) => records.filter((r) => r.attributes['baton.project.id'] === projectId);
 const seqs = (records: ReceivedRecord[]) => records.map((r) => Number(r.attributes['baton.event.seq']));
 
-describe.each(backends().map((b) => [b.name, b] as const))('AI-log OTLP export on %s', (_name, backend) => {
+describe.each(eachBackend())('AI-log OTLP export on %s', (_name, backend) => {
   let run: RunningBackend;
   let client: Client;
   const receiver = new OtlpReceiver();

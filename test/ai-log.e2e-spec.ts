@@ -3,7 +3,7 @@ import { runWithTenant } from '../libs/tenancy';
 import { DomainEvents } from '../src/common/events/domain-events';
 import { AiLogRecorder } from '../src/modules/ai-log/ai-log-recorder.service';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
 import { TestApp } from './support/test-app';
@@ -28,7 +28,7 @@ async function allEvents(client: Client, args: Record<string, unknown> = {}) {
     .map((line) => JSON.parse(line));
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('AI-log capture and reading on %s', (_name, backend) => {
+describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend) => {
   let run: RunningBackend;
   let client: Client;
   let projectId: string;

@@ -1,7 +1,8 @@
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 
 const PASSWORD = 'byodb-Secret-9f3k';
 
@@ -27,9 +28,9 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
   });
 
   test('connects, migrates the tenant schema there, and sends the tenant\'s data there from then on', async () => {
-    const t = await provisionTenant(testApp, 'Own DB');
-    const other = await provisionTenant(testApp, 'Shared DB');
-    const http = new Http(testApp.url, t.token);
+    const t = await tenantClient(testApp, 'Own DB');
+    const other = await tenantClient(testApp, 'Shared DB');
+    const http = t.http;
     const res = await http.post('/workspace/connect-db', { url: ownUrl });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ connected: true, database: 'postgres', schema: 'baton' });
@@ -44,8 +45,7 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
     expect((await http.get('/projects')).body.map((p: { id: string }) => p.id)).toEqual([created.body.id]);
 
     // The other tenant still lives in the shared cluster and sees nothing of it.
-    const otherHttp = new Http(testApp.url, other.token);
-    expect((await otherHttp.get(`/projects/${created.body.id}`)).status).toBe(404);
+    expect((await other.http.get(`/projects/${created.body.id}`)).status).toBe(404);
 
     // The URL is stored sealed: neither it nor its password appears in the control plane, the logs or any response.
     const dump = JSON.stringify(await shared.query('SELECT * FROM control.tenants'));
@@ -56,8 +56,8 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
   });
 
   test('refuses while the workspace still has projects in the shared database, changing nothing', async () => {
-    const t = await provisionTenant(testApp, 'Has data');
-    const http = new Http(testApp.url, t.token);
+    const t = await tenantClient(testApp, 'Has data');
+    const http = t.http;
     const p = (await http.post('/projects', { name: 'Already here' })).body;
     const res = await http.post('/workspace/connect-db', { url: ownUrl });
     expect(res.status).toBe(409);
@@ -68,8 +68,8 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
   });
 
   test('an unreachable or malformed database URL answers 400 without echoing it', async () => {
-    const t = await provisionTenant(testApp, 'Bad URLs');
-    const http = new Http(testApp.url, t.token);
+    const t = await tenantClient(testApp, 'Bad URLs');
+    const http = t.http;
     const closedPort = `postgres://postgres:${PASSWORD}@127.0.0.1:1/nothing`;
     const unreachable = await http.post('/workspace/connect-db', { url: closedPort });
     expect(unreachable.status).toBe(400);

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ContextSections } from '../src/common/extensions/context-sections';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 const WRONG_TYPES: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
@@ -27,7 +26,7 @@ function registerTestSections(sections: ContextSections) {
   provider('test_tail', 'Test tail', 99, tail);
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('context block on %s', (_name, backend) => {
+describe.each(eachBackend())('context block on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -216,7 +215,7 @@ async function insertTasks(m: EntityManager, postgres: boolean, projectId: strin
   }
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))("context block from Baton's own sections on %s", (_name, backend) => {
+describe.each(eachBackend())("context block from Baton's own sections on %s", (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -269,7 +268,7 @@ describe.each(backends().map((b) => [b.name, b] as const))("context block from B
   });
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('context block across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('context block across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -280,8 +279,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   });
 
   test("another tenant's project id answers 404 on the context routes and tools; its sessions never show", async () => {
-    const other = await run.testApp.app.get(TenantsService).provision('neighbour');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'neighbour');
+    const intruder = other.http;
     const id = (await run.http.post('/projects', { name: 'Mine' })).body.id;
     await run.http.post(`/projects/${id}/start-session`, { name: 'owner-session' });
     expect((await intruder.get(`/projects/${id}/context`)).status).toBe(404);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { startApp, TestApp } from './support/test-app';
@@ -19,7 +19,7 @@ async function projectCount(http: Http): Promise<number> {
   return (res.body as unknown[]).length;
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('errors on %s', (name, backend) => {
+describe.each(eachBackend())('errors on %s', (name, backend) => {
   const hosted = name === 'postgres (hosted)';
   let run: RunningBackend;
 
@@ -185,7 +185,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('errors on %s', (name
   });
 });
 
-describe.each(backends().map((b) => [b.name, b] as const))('SERVICE_BODY_LIMIT on %s', (_name, backend) => {
+describe.each(eachBackend())('SERVICE_BODY_LIMIT on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {

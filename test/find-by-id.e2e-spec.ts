@@ -1,10 +1,10 @@
 import { findById } from '../src/database/find-by-id';
 import { TENANT_ENTITIES } from '../src/database/tenant-entities';
 import { Project } from '../src/modules/projects/project.entity';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { inTenantDb } from './support/tenant-db';
 
-describe.each(backends().map((b) => [b.name, b] as const))('findById on %s', (_name, backend) => {
+describe.each(eachBackend())('findById on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ContextSections } from '../src/common/extensions/context-sections';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 const block = (name: string | null, text: string) => `<!-- AUTO BLOCK${name ? `: ${name}` : ''} -->\n${text}\n<!-- END AUTO BLOCK -->`;
 
-describe.each(backends().map((b) => [b.name, b] as const))('goals on %s', (_name, backend) => {
+describe.each(eachBackend())('goals on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -204,7 +203,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('goals on %s', (_name
   }, 300_000);
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('goals across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('goals across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -217,8 +216,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   test("another tenant's project answers 404 on every goal route and tool, and its goal stays as it was", async () => {
     const p = (await run.http.post('/projects', { name: 'Goal owner' })).body.id;
     await run.http.post(`/projects/${p}/goal`, { content: 'Private plans' });
-    const other = await run.testApp.app.get(TenantsService).provision('other');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other');
+    const intruder = other.http;
     const statuses = [
       (await intruder.get(`/projects/${p}/goal`)).status,
       (await intruder.post(`/projects/${p}/goal`, { content: 'hijack' })).status,

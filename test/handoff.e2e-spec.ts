@@ -9,10 +9,9 @@ import { HandoffHooks } from '../src/common/extensions/handoff-hooks';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
 import { Handoff } from '../src/modules/handoff/handoff.entity';
 import { parseFrontMatter } from '../src/modules/handoff/front-matter.util';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 const WRONG_TYPES: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
@@ -40,7 +39,7 @@ function makeRepository(): string {
   return dir;
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('handoffs on %s', (_name, backend) => {
+describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
   let run: RunningBackend;
   let hosted: boolean;
   const repos: string[] = [];
@@ -362,7 +361,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('handoffs on %s', (_n
   });
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('handoffs across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('handoffs across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -373,8 +372,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   });
 
   test("another tenant's project ids answer 404; its handoffs and tokens are not found", async () => {
-    const other = await run.testApp.app.get(TenantsService).provision('other-team');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other-team');
+    const intruder = other.http;
     const id = (await run.http.post('/projects', { name: 'Owned' })).body.id;
     await run.http.post(`/projects/${id}/queue-session`, { goal: 'secret next step' });
     const h = (await run.http.post(`/projects/${id}/handoff`, { mode: 'goal' })).body;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
@@ -9,7 +9,7 @@ const GIT_SHA = /^[0-9a-f]{12}$/;
 /** A port nothing listens on: connections are refused at once. */
 const CLOSED_CACHE_URL = 'redis://baton:cache-pw-Vq83Zt@127.0.0.1:1/0';
 
-describe.each(backends().map((b) => [b.name, b] as const))('health on %s', (_name, backend) => {
+describe.each(eachBackend())('health on %s', (_name, backend) => {
   let run: RunningBackend;
   let anonymous: Http;
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { dashboardSocket } from './support/dashboard-socket';
 import { waitUntil } from './support/wait';
 
-describe.each(backends().map((b) => [b.name, b] as const))('HITL on %s', (_name, backend) => {
+describe.each(eachBackend())('HITL on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
   let session: { id: string; human_id: string };
@@ -190,8 +190,8 @@ describePostgres('HITL between tenants', () => {
   });
 
   test("another tenant's request answers 404 to get, wait and patch, and never shows in lists", async () => {
-    const a = new Http(testApp.url, (await provisionTenant(testApp, 'hitl-a')).token);
-    const b = new Http(testApp.url, (await provisionTenant(testApp, 'hitl-b')).token);
+    const a = (await tenantClient(testApp, 'hitl-a')).http;
+    const b = (await tenantClient(testApp, 'hitl-b')).http;
     const pb = (await b.post('/projects', { name: 'B' })).body.id;
     const sb = (await b.post('/sessions/register', { project_id: pb })).body;
     const q = (await b.post(`/projects/${pb}/hitl`, { question: 'secret?', session_id: sb.id })).body;

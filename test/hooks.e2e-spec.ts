@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { HookEvent } from '../src/modules/hooks/hook-event.entity';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { REPO_ROOT } from './support/processes';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 /**
@@ -99,7 +99,7 @@ function runHookCommand(command: string, input: unknown, env: Record<string, str
   });
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('assistant hooks on %s', (_name, backend) => {
+describe.each(eachBackend())('assistant hooks on %s', (_name, backend) => {
   let run: RunningBackend;
   const big = new Map<string, string[]>();
 
@@ -330,7 +330,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('assistant hooks on %
   });
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('assistant hooks across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('assistant hooks across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -341,8 +341,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   });
 
   test("hooks need the workspace's token; another workspace's projects, sessions and diagnostics are out of reach", async () => {
-    const other = await run.testApp.app.get(TenantsService).provision('other-hooks');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other-hooks');
+    const intruder = other.http;
     const project = (await run.http.post('/projects', { name: 'shared-name' })).body.id;
     const assistant = randomUUID();
     await run.http.post(`/hooks/session-start?project_id=${project}`, sessionStartInput(assistant, '/x'));

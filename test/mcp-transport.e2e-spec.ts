@@ -3,7 +3,8 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 
 const INIT = {
   jsonrpc: '2.0',
@@ -114,17 +115,17 @@ describePostgres('MCP SSE sessions in hosted mode', () => {
   });
 
   test("an SSE session serves only its own tenant; another tenant's token cannot post into it", async () => {
-    const a = await provisionTenant(testApp, 'sse-a');
-    const b = await provisionTenant(testApp, 'sse-b');
+    const a = await tenantClient(testApp, 'sse-a');
+    const b = await tenantClient(testApp, 'sse-b');
     const stream = await fetch(`${testApp.url}/mcp/sse`, { headers: { authorization: `Bearer ${a.token}` } });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
     let buffered = '';
     while (!buffered.includes('sessionId=')) buffered += new TextDecoder().decode((await reader.read()).value);
     const sessionId = buffered.match(/sessionId=([0-9a-f-]+)/)![1];
-    const intruder = await new Http(testApp.url, b.token).post(`/mcp/sse?sessionId=${sessionId}`, INIT);
+    const intruder = await b.http.post(`/mcp/sse?sessionId=${sessionId}`, INIT);
     expect(intruder.status).toBe(404);
-    const owner = await new Http(testApp.url, a.token).post(`/mcp/sse?sessionId=${sessionId}`, INIT);
+    const owner = await a.http.post(`/mcp/sse?sessionId=${sessionId}`, INIT);
     expect(owner.status).toBe(202);
     expect((await new Http(testApp.url).get('/mcp/sse')).status).toBe(401);
     await reader.cancel();

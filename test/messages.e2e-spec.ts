@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
 import { describePostgres, describeRedis } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { dashboardSocket } from './support/dashboard-socket';
 import { median } from './support/stats';
 import { waitUntil } from './support/wait';
 
 const POLL_MS = 300;
 
-describe.each(backends().map((b) => [b.name, b] as const))('messages on %s', (_name, backend) => {
+describe.each(eachBackend())('messages on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
   const register = async (name: string) => (await run.http.post('/sessions/register', { project_id: projectId, name })).body;
@@ -183,8 +184,8 @@ describePostgres('messages between tenants', () => {
   });
 
   test("another tenant's project and sessions answer 404, and its messages are never received", async () => {
-    const a = new Http(testApp.url, (await provisionTenant(testApp, 'msg-a')).token);
-    const b = new Http(testApp.url, (await provisionTenant(testApp, 'msg-b')).token);
+    const a = (await tenantClient(testApp, 'msg-a')).http;
+    const b = (await tenantClient(testApp, 'msg-b')).http;
     const pa = (await a.post('/projects', { name: 'A' })).body.id;
     const pb = (await b.post('/projects', { name: 'B' })).body.id;
     const sb = (await b.post('/sessions/register', { project_id: pb, name: 'b1' })).body;

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ContextSections } from '../src/common/extensions/context-sections';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 const pause = () => new Promise((r) => setTimeout(r, 5));
 
-describe.each(backends().map((b) => [b.name, b] as const))('notes, insights and decisions on %s', (_name, backend) => {
+describe.each(eachBackend())('notes, insights and decisions on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -292,7 +291,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('notes, insights and 
   }, 300_000);
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('notes across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('notes across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -306,8 +305,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
     const p = (await run.http.post('/projects', { name: 'Owner' })).body.id;
     const note = (await run.http.post(`/projects/${p}/notes`, { title: 'Secret note' })).body;
     const decision = (await run.http.post(`/projects/${p}/decisions-pinned`, { title: 'Secret decision' })).body;
-    const other = await run.testApp.app.get(TenantsService).provision('other');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other');
+    const intruder = other.http;
     const theirs = (await intruder.post('/projects', { name: 'Theirs' })).body.id;
     const statuses = [
       (await intruder.get(`/projects/${p}/notes`)).status,

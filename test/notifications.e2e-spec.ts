@@ -5,8 +5,9 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { Receiver } from './support/http-receiver';
 import { sleep, waitUntil } from './support/wait';
 
@@ -147,8 +148,7 @@ describePostgres('notifications on a hosted instance (SSRF refusals)', () => {
   });
 
   test('notify URLs on 127.0.0.1, 10.x, 169.254.x, other private ranges or names resolving to them are refused (400), before any connection', async () => {
-    const { token } = await provisionTenant(testApp, 'ssrf');
-    const http = new Http(testApp.url, token);
+    const { http } = await tenantClient(testApp, 'ssrf');
     const p = (await http.post('/projects', { name: 'SSRF' })).body.id;
     for (const url of [
       `${hook.url}/hook`,
@@ -172,8 +172,7 @@ describePostgres('notifications on a hosted instance (SSRF refusals)', () => {
   });
 
   test('a stored internal URL is checked again at send time: the question is created, nothing is sent', async () => {
-    const { token } = await provisionTenant(testApp, 'ssrf-send');
-    const http = new Http(testApp.url, token);
+    const { token, http } = await tenantClient(testApp, 'ssrf-send');
     const p = (await http.post('/projects', { name: 'SSRF send' })).body.id;
     const s = (await http.post('/sessions/register', { project_id: p })).body;
     // As if the address had been saved before it started resolving to an internal one.
@@ -186,8 +185,8 @@ describePostgres('notifications on a hosted instance (SSRF refusals)', () => {
   });
 
   test("another tenant's project settings answer 404", async () => {
-    const a = new Http(testApp.url, (await provisionTenant(testApp, 'n-a')).token);
-    const b = new Http(testApp.url, (await provisionTenant(testApp, 'n-b')).token);
+    const a = (await tenantClient(testApp, 'n-a')).http;
+    const b = (await tenantClient(testApp, 'n-b')).http;
     const pb = (await b.post('/projects', { name: 'B' })).body.id;
     expect((await a.get(`/projects/${pb}/ntfy`)).status).toBe(404);
     expect((await a.patch(`/projects/${pb}/ntfy`, { notify_email: 'x@example.test' })).status).toBe(404);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { fuzzSeed, Random, seededRandom } from './support/random';
@@ -82,7 +82,7 @@ function expectRefusedCleanly(what: string, res: HttpResult) {
   if (res.status >= 400) expect({ what, detail: typeof res.body?.detail }).toEqual({ what, detail: 'string' });
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('profile layer routes and tools under bad input on %s', (_name, backend) => {
+describe.each(eachBackend())('profile layer routes and tools under bad input on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
   let sessionId: string;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
 
@@ -17,7 +17,7 @@ const ENV = { SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERV
  * database names tenant-a as the operator, while the first instance does not,
  * so tenant-a's token is the operator on one and an ordinary tenant on the other.
  */
-describe.each(backends().map((b) => [b.name, b] as const))('hosted_default profile layers on %s', (name, backend) => {
+describe.each(eachBackend())('hosted_default profile layers on %s', (name, backend) => {
   const hosted = name.includes('hosted') && !name.includes('self-hosted');
   let run: RunningBackend;
   let operatorApp: TestApp | undefined;
@@ -211,8 +211,8 @@ describe.each(backends().map((b) => [b.name, b] as const))('hosted_default profi
     });
 
     test("another tenant's layers, projects and sessions answer 404 everywhere, and its own layers are its own", async () => {
-      const other = await run.testApp.app.get(TenantsService).provision('tenant-b');
-      const intruder = new Http(run.testApp.url, other.token);
+      const other = await tenantClient(run.testApp, 'tenant-b');
+      const intruder = other.http;
       const sessionId = (await tenant.post('/sessions/register', { project_id: projectId, human_id: 'ada' })).body.id;
       await put(tenant, `/profile-layers/project/${projectId}`, { fields: { claim_verification_mode: 'advisory' } });
       await put(tenant, `/profile-layers/session/${sessionId}`, { fields: { auto_worktrees: true } });

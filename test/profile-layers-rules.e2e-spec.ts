@@ -1,11 +1,11 @@
 import { ProfileLayer } from '../src/modules/profile-layers/profile-layer.entity';
 import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
 import { ORDINARY, SECRETS } from './support/secret-corpus';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
 
-describe.each(backends().map((b) => [b.name, b] as const))('profile layer rules on %s', (_name, backend) => {
+describe.each(eachBackend())('profile layer rules on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
 

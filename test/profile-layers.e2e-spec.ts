@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
 import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
 
-describe.each(backends().map((b) => [b.name, b] as const))('profile layers on %s', (_name, backend) => {
+describe.each(eachBackend())('profile layers on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
 

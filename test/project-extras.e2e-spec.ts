@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 
-describe.each(backends().map((b) => [b.name, b] as const))('project extras on %s', (_name, backend) => {
+describe.each(eachBackend())('project extras on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -240,7 +239,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('project extras on %s
   }, 300_000);
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('project extras across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('project extras across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -253,8 +252,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   test("another tenant's project answers 404 on every extras route; it cannot become anyone's parent", async () => {
     const p = (await run.http.post('/projects', { name: 'Owner' })).body.id;
     await run.http.send('PUT', `/projects/${p}/files/SECRET.md`, { content: 'private' });
-    const other = await run.testApp.app.get(TenantsService).provision('other');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other');
+    const intruder = other.http;
     const theirs = (await intruder.post('/projects', { name: 'Theirs' })).body.id;
     const statuses = [
       (await intruder.patch(`/projects/${p}/organization`, { status: 'archived' })).status,

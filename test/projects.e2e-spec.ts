@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 
-describe.each(backends().map((b) => [b.name, b] as const))('projects on %s', (_name, backend) => {
+describe.each(eachBackend())('projects on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {

@@ -4,7 +4,8 @@ import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
 import { describeRedis } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { dashboardSocket } from './support/dashboard-socket';
 import { Receiver } from './support/http-receiver';
 import { sleep, waitUntil } from './support/wait';
@@ -49,11 +50,10 @@ describeRedis('push budget tiers (hosted, small thresholds)', () => {
   });
 
   const tenant = async (name: string, plan: 'free' | 'paid') => {
-    const t = await provisionTenant(testApp, name);
+    const t = await tenantClient(testApp, name);
     await db.query('UPDATE control.tenants SET plan = $1, contact_email = $2 WHERE id = $3', [plan, `${name}@example.test`, t.tenant_id]);
-    const http = new Http(testApp.url, t.token);
-    const projectId = (await http.post('/projects', { name })).body.id as string;
-    return { ...t, http, projectId, email: `${name}@example.test` };
+    const projectId = (await t.http.post('/projects', { name })).body.id as string;
+    return { ...t, projectId, email: `${name}@example.test` };
   };
   const pubsub = async (t: { http: Http; tenant_id: string }) => (await t.http.get(`/tunnel/diagnostics/${t.tenant_id}`)).body.pubsub;
   const emailsTo = (to: string) => mail.at('/emails').filter((r) => r.body.to === to);

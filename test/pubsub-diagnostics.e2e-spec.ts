@@ -4,7 +4,8 @@ import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
 import { describeRedis } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { waitUntil } from './support/wait';
 
 const LOCAL = '00000000-0000-0000-0000-000000000000';
@@ -58,10 +59,10 @@ describeRedis('pub/sub diagnostics on a hosted instance with Redis', () => {
   });
 
   test("a tenant reads its own counters (REST and MCP alike); another tenant's id answers 404", async () => {
-    const a = await provisionTenant(testApp, 'diag-a');
-    const b = await provisionTenant(testApp, 'diag-b');
+    const a = await tenantClient(testApp, 'diag-a');
+    const b = await tenantClient(testApp, 'diag-b');
     await db.query("UPDATE control.tenants SET plan = 'paid'");
-    const http = new Http(testApp.url, a.token);
+    const http = a.http;
     const projectId = (await http.post('/projects', { name: 'Diag' })).body.id;
     await waitUntil(async () => (await http.get(`/tunnel/diagnostics/${a.tenant_id}`)).body.pubsub.availability === 'reachable', 10_000, 'reachable');
     for (let i = 0; i < 3; i++) await http.post(`/projects/${projectId}/messages`, { to_agent: 'x', body: `d${i}` });
@@ -80,7 +81,7 @@ describeRedis('pub/sub diagnostics on a hosted instance with Redis', () => {
     expect(JSON.stringify(diag)).not.toContain(new URL(REDIS_URL).host);
 
     // Tenant B's counters are its own.
-    const other = (await new Http(testApp.url, b.token).get(`/tunnel/diagnostics/${b.tenant_id}`)).body.pubsub;
+    const other = (await b.http.get(`/tunnel/diagnostics/${b.tenant_id}`)).body.pubsub;
     expect(other.publish.successes).toBe(0);
     expect((await http.get(`/tunnel/diagnostics/${b.tenant_id}`)).status).toBe(404);
     expect((await new Http(testApp.url).get(`/tunnel/diagnostics/${a.tenant_id}`)).status).toBe(401);

@@ -3,6 +3,7 @@ import { TestDatabase } from './support/pg-database';
 import { startServerProcess, ServerProcess } from './support/processes';
 import { REDIS_URL } from './support/services';
 import { describePostgres, describeRedis } from './support/suites';
+import { tenantClient } from './support/tenant-client';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
 
 const LIST_TOOLS = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
@@ -28,16 +29,16 @@ describePostgres('MCP rate limit (hosted, in process memory)', () => {
   });
 
   test('the 101st MCP request of one token within a minute answers 429 with Retry-After; other tokens are unaffected', async () => {
-    const one = await provisionTenant(testApp, 'limited');
-    const two = await provisionTenant(testApp, 'unaffected');
-    const http = new Http(testApp.url, one.token);
+    const one = await tenantClient(testApp, 'limited');
+    const two = await tenantClient(testApp, 'unaffected');
+    const http = one.http;
     const statuses = await mcpRequests(http, 100);
     expect(statuses.every((s) => s === 200)).toBe(true);
     const over = await http.post('/mcp', LIST_TOOLS, MCP_HEADERS);
     expect(over.status).toBe(429);
     expect(over.body.detail).toMatch(/rate limit/);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await new Http(testApp.url, two.token).post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(200);
+    expect((await two.http.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(200);
     // REST routes are not counted against the MCP limit.
     expect((await http.get('/projects')).status).toBe(200);
   });
@@ -84,8 +85,7 @@ describePostgres('MCP rate limit while Redis is unreachable', () => {
   });
 
   test('requests neither fail nor stall, and the limit is still enforced by this process', async () => {
-    const { token } = await provisionTenant(testApp, 'redis-down');
-    const http = new Http(testApp.url, token);
+    const { http } = await tenantClient(testApp, 'redis-down');
     const started = Date.now();
     const statuses = await mcpRequests(http, 100);
     const elapsed = Date.now() - started;

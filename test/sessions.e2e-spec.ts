@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { FileLock } from '../src/modules/sessions/file-lock.entity';
 import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, startApp } from './support/test-app';
 
-describe.each(backends().map((b) => [b.name, b] as const))('sessions and file locks on %s', (_name, backend) => {
+describe.each(eachBackend())('sessions and file locks on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
 
@@ -180,7 +180,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('sessions and file lo
   });
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('sessions across tenants and instances on %s', (_name, backend) => {
+describe.each(hostedBackend())('sessions across tenants and instances on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -191,8 +191,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   });
 
   test("another tenant's session ids answer 404 everywhere", async () => {
-    const other = await run.testApp.app.get(TenantsService).provision('other');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other');
+    const intruder = other.http;
     const projectId = (await run.http.post('/projects', { name: 'Mine' })).body.id;
     const s = (await run.http.post('/sessions/register', { project_id: projectId })).body;
     expect((await intruder.get(`/sessions/${s.id}`)).status).toBe(404);

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
@@ -11,7 +11,7 @@ import { ServerProcess, startServerProcess } from './support/processes';
 import { postgresUp } from './support/suites';
 import { sprintClient } from './support/sprint-client';
 
-describe.each(backends().map((b) => [b.name, b] as const))('sprint-batch on %s', (_name, backend) => {
+describe.each(eachBackend())('sprint-batch on %s', (_name, backend) => {
   let run: RunningBackend;
   let api: ReturnType<typeof sprintClient>;
 

@@ -1,15 +1,15 @@
 import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
 import { SprintItem } from '../src/modules/sprint/sprint-item.entity';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { ServerProcess, startServerProcess } from './support/processes';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './support/sprint-client';
 
@@ -17,7 +17,7 @@ import { sprintClient } from './support/sprint-client';
 const DRAIN_ITEMS = Number(process.env.BATON_SPRINT_DRAIN_ITEMS ?? 1000);
 const DRAIN_WORKERS = 64;
 
-describe.each(backends().map((b) => [b.name, b] as const))('sprint claims on %s', (_name, backend) => {
+describe.each(eachBackend())('sprint claims on %s', (_name, backend) => {
   let run: RunningBackend;
   let api: ReturnType<typeof sprintClient>;
 
@@ -309,7 +309,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint claims on %s'
   }, 300_000);
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('sprint claims across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('sprint claims across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -324,8 +324,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
     const projectId = await api.project('Mine');
     const mine = await api.session(projectId);
     const item = await api.item(projectId, { title: 'Private work' });
-    const other = await run.testApp.app.get(TenantsService).provision('intruder');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'intruder');
+    const intruder = other.http;
     const theirProject = (await intruder.post('/projects', { name: 'Theirs' })).body.id;
     const theirSession = (await intruder.post('/sessions/register', { project_id: theirProject })).body.id;
     expect((await intruder.post(`/projects/${projectId}/sprint-items/${item.id}/claim`, { session_id: theirSession })).status).toBe(404);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { fuzzSeed, seededRandom } from './support/random';
@@ -79,7 +79,7 @@ interface Probe {
   label: string;
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('sprint routes and tools refuse bad input on %s', (_name, backend) => {
+describe.each(eachBackend())('sprint routes and tools refuse bad input on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {

@@ -1,12 +1,12 @@
 import WebSocket from 'ws';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { HandoffHooks } from '../src/common/extensions/handoff-hooks';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './support/sprint-client';
 
 /** What the sprint engine gives other parts of Baton: dashboard events, the context block, touched files at handoff. */
-describe.each(backends().map((b) => [b.name, b] as const))('sprint integrations on %s', (_name, backend) => {
+describe.each(eachBackend())('sprint integrations on %s', (_name, backend) => {
   let run: RunningBackend;
   let api: ReturnType<typeof sprintClient>;
 

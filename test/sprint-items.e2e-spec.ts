@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { sprintClient } from './support/sprint-client';
+import { tenantClient } from './support/tenant-client';
 
 const SPEC_FIELDS = [
   'id', 'project_id', 'version', 'title', 'status', 'item_group', 'human_id', 'notes', 'depends_on', 'failure_mode', 'milestone_type', 'track',
@@ -11,7 +10,7 @@ const SPEC_FIELDS = [
   'sprint_name', 'prospect_bypass', 'stall_count', 'pushed_to', 'task_id', 'claimed_at', 'completed_at', 'added_at',
 ];
 
-describe.each(backends().map((b) => [b.name, b] as const))('sprint items on %s', (_name, backend) => {
+describe.each(eachBackend())('sprint items on %s', (_name, backend) => {
   let run: RunningBackend;
   let api: ReturnType<typeof sprintClient>;
 
@@ -321,7 +320,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('sprint items on %s',
   });
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('sprint items across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('sprint items across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -335,8 +334,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
     const api = sprintClient(run);
     const projectId = await api.project('Private Sprint');
     const item = await api.item(projectId, { title: 'Secret roadmap item', touches_resources: ['file:src/secret.ts'], wave: 'wave-1' });
-    const other = await run.testApp.app.get(TenantsService).provision('intruder');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'intruder');
+    const intruder = other.http;
     const theirs = (await intruder.post('/projects', { name: 'Intruder Sprint' })).body.id;
     const paths = [projectId, theirs].flatMap((p) => [
       ['GET', `/projects/${p}/sprint-items/${item.id}`],

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { backends, RunningBackend } from './support/backends';
+import { backends, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { sprintClient } from './support/sprint-client';
 
@@ -31,7 +31,6 @@ function gitRepo(commits: { message: string; files: string[] }[]): string {
 }
 
 const selfHosted = backends().filter((b) => b.name.includes('self-hosted'));
-const hosted = backends().filter((b) => b.name === 'postgres (hosted)');
 
 describe.each(selfHosted.map((b) => [b.name, b] as const))('GET reconcile on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -120,7 +119,7 @@ describe.each(selfHosted.map((b) => [b.name, b] as const))('GET reconcile on %s'
 
 });
 
-describe.each(hosted.map((b) => [b.name, b] as const))('GET reconcile on %s', (_name, backend) => {
+describe.each(hostedBackend())('GET reconcile on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { sprintClient } from './support/sprint-client';
 
-describe.each(backends().map((b) => [b.name, b] as const))('sprint item transitions on %s', (_name, backend) => {
+describe.each(eachBackend())('sprint item transitions on %s', (_name, backend) => {
   let run: RunningBackend;
   let api: ReturnType<typeof sprintClient>;
   const post = (projectId: string, ref: string, action: string, body: unknown = {}) => run.http.post(`/projects/${projectId}/sprint-items/${ref}/${action}`, body);

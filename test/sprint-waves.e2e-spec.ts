@@ -1,10 +1,10 @@
 import { SprintItem } from '../src/modules/sprint/sprint-item.entity';
-import { backends, RunningBackend } from './support/backends';
+import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './support/sprint-client';
 
-describe.each(backends().map((b) => [b.name, b] as const))('assign_sprint_waves on %s', (_name, backend) => {
+describe.each(eachBackend())('assign_sprint_waves on %s', (_name, backend) => {
   let run: RunningBackend;
   let api: ReturnType<typeof sprintClient>;
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
 import { FileLock } from '../src/modules/sessions/file-lock.entity';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 /** Values of the wrong type or shape for any field (null means "not given" for an optional field, as everywhere in Baton). */
@@ -19,7 +18,7 @@ function refusal(res: { status: number; body: any; text: string }, label: string
   return `${label} -> ${res.status} ${res.text.slice(0, 160)}`;
 }
 
-describe.each(backends().map((b) => [b.name, b] as const))('start_session and session notes on %s', (_name, backend) => {
+describe.each(eachBackend())('start_session and session notes on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
 
@@ -235,7 +234,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('start_session and se
   });
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('start_session across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('start_session across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -246,8 +245,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
   });
 
   test("another tenant's project and session ids answer 404 on every route and tool", async () => {
-    const other = await run.testApp.app.get(TenantsService).provision('intruder');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'intruder');
+    const intruder = other.http;
     const projectId = (await run.http.post('/projects', { name: 'Private' })).body.id;
     const mine = (await run.http.post(`/projects/${projectId}/start-session`, { name: 'mine' })).body;
     await run.http.post(`/sessions/${mine.session_id}/notes`, { body: 'secret plan' });

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ContextSections } from '../src/common/extensions/context-sections';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
-describe.each(backends().map((b) => [b.name, b] as const))('tasks on %s', (_name, backend) => {
+describe.each(eachBackend())('tasks on %s', (_name, backend) => {
   let run: RunningBackend;
   let projectId: string;
   let session: { id: string };
@@ -346,7 +345,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('tasks on %s', (_name
   }, 300_000);
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('tasks across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('tasks across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -360,8 +359,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
     const projectId = (await run.http.post('/projects', { name: 'Mine' })).body.id;
     const s = (await run.http.post('/sessions/register', { project_id: projectId })).body;
     const t = (await run.http.post('/tasks', { session_id: s.id, project_id: projectId, description: 'secret work', status: 'pending' })).body;
-    const other = await run.testApp.app.get(TenantsService).provision('other');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other');
+    const intruder = other.http;
     const theirs = (await intruder.post('/projects', { name: 'Theirs' })).body.id;
     const theirSession = (await intruder.post('/sessions/register', { project_id: theirs })).body;
     const probes = [

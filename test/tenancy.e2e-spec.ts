@@ -10,21 +10,20 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { tenantClient, TenantClient } from './support/tenant-client';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
 
 describePostgres('hosted tenancy on Postgres', () => {
   let db: TestDatabase;
   let testApp: TestApp;
-  let a: { tenant_id: string; token: string; http: Http };
-  let b: { tenant_id: string; token: string; http: Http };
+  let a: TenantClient;
+  let b: TenantClient;
 
   beforeAll(async () => {
     db = await TestDatabase.create();
     testApp = await startApp(hostedEnv(db.url));
-    const ta = await provisionTenant(testApp, 'Tenant A');
-    const tb = await provisionTenant(testApp, 'Tenant B');
-    a = { ...ta, http: new Http(testApp.url, ta.token) };
-    b = { ...tb, http: new Http(testApp.url, tb.token) };
+    a = await tenantClient(testApp, 'Tenant A');
+    b = await tenantClient(testApp, 'Tenant B');
   });
   afterAll(async () => {
     await testApp?.close();
@@ -272,8 +271,8 @@ describePostgres('hosted tenancy on Postgres', () => {
   });
 
   test('deprovisioning a tenant removes its schema, role and tokens', async () => {
-    const c = await provisionTenant(testApp, 'Tenant C');
-    const http = new Http(testApp.url, c.token);
+    const c = await tenantClient(testApp, 'Tenant C');
+    const http = c.http;
     await http.post('/projects', { name: 'C data' });
     const [{ schema_name, role_name }] = await db.query<{ schema_name: string; role_name: string }>(
       'SELECT schema_name, role_name FROM control.tenants WHERE id = $1',

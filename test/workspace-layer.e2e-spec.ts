@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ContextSections } from '../src/common/extensions/context-sections';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
 import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
-import { backends, RunningBackend } from './support/backends';
-import { Http } from './support/http';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
 const pause = () => new Promise((r) => setTimeout(r, 5));
@@ -13,7 +12,7 @@ const pause = () => new Promise((r) => setTimeout(r, 5));
  * The workspace layer is tenant-wide, so each backend gets its own instance
  * (a fresh database) and the tests below read the whole workspace.
  */
-describe.each(backends().map((b) => [b.name, b] as const))('workspace layer on %s', (_name, backend) => {
+describe.each(eachBackend())('workspace layer on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -253,7 +252,7 @@ describe.each(backends().map((b) => [b.name, b] as const))('workspace layer on %
   }, 300_000);
 });
 
-describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) => [b.name, b] as const))('workspace layer across tenants on %s', (_name, backend) => {
+describe.each(hostedBackend())('workspace layer across tenants on %s', (_name, backend) => {
   let run: RunningBackend;
 
   beforeAll(async () => {
@@ -268,8 +267,8 @@ describe.each(backends().filter((b) => b.name === 'postgres (hosted)').map((b) =
     const d = (await run.http.post('/workspace/decisions', { title: 'Tenant A rule' })).body;
     const item = (await run.http.post('/workspace/sprint-items', { title: 'Tenant A item' })).body;
     await run.http.patch('/workspace/settings', { name: 'Tenant A' });
-    const other = await run.testApp.app.get(TenantsService).provision('other');
-    const intruder = new Http(run.testApp.url, other.token);
+    const other = await tenantClient(run.testApp, 'other');
+    const intruder = other.http;
     const theirs = (await intruder.post('/projects', { name: 'Theirs' })).body.id;
     expect((await intruder.get('/workspace/notes')).body).toEqual([]);
     expect((await intruder.get('/workspace/decisions?include_superseded=true')).body).toEqual([]);

@@ -1,7 +1,8 @@
 import { Http } from './http';
 import { TestDatabase } from './pg-database';
 import { postgresUp } from './suites';
-import { hostedEnv, provisionTenant, startApp, TestApp } from './test-app';
+import { tenantClient } from './tenant-client';
+import { hostedEnv, startApp, TestApp } from './test-app';
 
 export interface RunningBackend {
   testApp: TestApp;
@@ -30,12 +31,12 @@ const postgresHosted: Backend = {
   async start(env = {}) {
     const db = await TestDatabase.create();
     const testApp = await startApp(hostedEnv(db.url, env));
-    const { token } = await provisionTenant(testApp, 'tenant-a');
+    const { token, http } = await tenantClient(testApp, 'tenant-a');
     return {
       testApp,
       db,
       token,
-      http: new Http(testApp.url, token),
+      http,
       async stop() {
         await testApp.close();
         await db.drop();
@@ -72,4 +73,18 @@ export function backends(): Backend[] {
     return [sqlite];
   }
   return [sqlite, postgresHosted, postgresSelfHosted];
+}
+
+/** describe.each rows, one per storage set-up: `describe.each(eachBackend())('goals on %s', (_name, backend) => ...)`. */
+export function eachBackend() {
+  return backends().map((b) => [b.name, b] as const);
+}
+
+/**
+ * The row of the hosted set-up only: the one with tenants, where a suite
+ * proves that one tenant cannot see another's data (see tenantClient). Empty
+ * when Postgres is not there.
+ */
+export function hostedBackend() {
+  return eachBackend().filter(([name]) => name === postgresHosted.name);
 }
