@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
+import { BAD_IDS, Refusals, WRONG_TYPES } from './support/bad-input';
 import { callTool, connectMcp } from './support/mcp-client';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
-const WRONG_TYPES: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
-const BAD_IDS = ['x', 'not-a-uuid', `${randomUUID()}0`, randomUUID().replace(/-/g, ''), "' OR 1=1 --", '%00', 'ü😀'];
 const DEFAULT_CAP = 8192;
 
 /** Lines of the test's own sections, per project: set by each test, read by the providers registered below. */
@@ -158,15 +157,12 @@ describe.each(eachBackend())('context block on %s', (_name, backend) => {
 
   test('bad input to the context routes and tools: 4xx with detail, never 5xx', async () => {
     const id = await newProject();
-    const failures: string[] = [];
-    const check = (res: { status: number; body: any; text: string }, label: string) => {
-      if (!(res.status >= 400 && res.status < 500 && typeof res.body?.detail === 'string')) failures.push(`${label} -> ${res.status} ${res.text.slice(0, 120)}`);
-    };
+    const refusals = new Refusals();
     for (const path of ['context', 'context-block']) {
-      for (const q of ['mode=bogus', 'mode=', 'mode[]=full', 'mode=FULL', 'colour=red', 'mode=full&x=1']) check(await run.http.get(`/projects/${id}/${path}?${q}`), `${path}?${q}`);
-      for (const bad of BAD_IDS) check(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
-      check(await run.http.get(`/projects/${randomUUID()}/${path}`), `${path} unknown project`);
-      check(await run.http.post(`/projects/${id}/${path}`, {}), `POST ${path}`);
+      for (const q of ['mode=bogus', 'mode=', 'mode[]=full', 'mode=FULL', 'colour=red', 'mode=full&x=1']) refusals.http(await run.http.get(`/projects/${id}/${path}?${q}`), `${path}?${q}`);
+      for (const bad of BAD_IDS) refusals.http(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
+      refusals.http(await run.http.get(`/projects/${randomUUID()}/${path}`), `${path} unknown project`);
+      refusals.http(await run.http.post(`/projects/${id}/${path}`, {}), `POST ${path}`);
     }
     const client = await connectMcp(run.testApp.url, run.token);
     try {
@@ -182,13 +178,13 @@ describe.each(eachBackend())('context block on %s', (_name, backend) => {
         ];
         for (const args of calls) {
           const result = await callTool(client, tool, args);
-          if (!result.isError || typeof result.structured?.detail !== 'string') failures.push(`${tool} ${JSON.stringify(args)} -> ${result.text.slice(0, 100)}`);
+          refusals.tool(result, `${tool} ${JSON.stringify(args)}`);
         }
       }
     } finally {
       await client.close();
     }
-    expect(failures).toEqual([]);
+    expect(refusals.failures).toEqual([]);
   });
 });
 

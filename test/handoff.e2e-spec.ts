@@ -10,13 +10,11 @@ import { StartSessionExtras } from '../src/common/extensions/start-session-extra
 import { Handoff } from '../src/modules/handoff/handoff.entity';
 import { parseFrontMatter } from '../src/modules/handoff/front-matter.util';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
+import { BAD_IDS, Refusals, WRONG_REQUIRED, WRONG_TYPES } from './support/bad-input';
 import { callTool, connectMcp } from './support/mcp-client';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 
-const WRONG_TYPES: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
-const WRONG_REQUIRED: unknown[] = [null, ...WRONG_TYPES];
-const BAD_IDS = ['x', 'not-a-uuid', `${randomUUID()}0`, randomUUID().replace(/-/g, ''), "' OR 1=1 --", '%00', 'ü😀'];
 const BUDGETS: Record<string, number> = { goal: 12_000, starter: 24_000, delta: 48_000, planner: 100_000, full: 300_000 };
 
 /** Board lines per project, read by a section the test registers. */
@@ -311,10 +309,7 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
 
   test('bad input to every handoff route and tool: 4xx with detail, never 5xx, nothing queued or recorded', async () => {
     const id = await newProject();
-    const failures: string[] = [];
-    const check = (res: { status: number; body: any; text: string }, label: string) => {
-      if (!(res.status >= 400 && res.status < 500 && typeof res.body?.detail === 'string')) failures.push(`${label} -> ${res.status} ${res.text.slice(0, 120)}`);
-    };
+    const refusals = new Refusals();
     const bodies: [string, Record<string, unknown>[]][] = [
       ['handoff', [...WRONG_TYPES.flatMap((v) => [{ mode: v }, { session_id: v }, { summary: v }]), { mode: 'everything' }, { summary: '' }, { summary: 'x'.repeat(20_001) }, { session_id: randomUUID() }, { notes: 'x' }]],
       ['handoff/accept', [...WRONG_TYPES.flatMap((v) => [{ handoff_id: v }, { token: v }, { content: v }]), { token: 'ho_short' }, { handoff_id: 'x' }, { content: 'x'.repeat(320_001) }, { id: randomUUID() }]],
@@ -322,16 +317,16 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
       ['queue-session', [...WRONG_REQUIRED.map((v) => ({ goal: v })), {}, { goal: '' }, { goal: ' \n ' }, { goal: 'x'.repeat(4001) }, { goal: 'ok', when: 'now' }]],
     ];
     for (const [path, list] of bodies) {
-      for (const body of list) check(await run.http.post(`/projects/${id}/${path}`, body), `${path} ${JSON.stringify(body).slice(0, 60)}`);
-      for (const raw of ['{', '[]', '"x"', 'null']) check(await run.http.send('POST', `/projects/${id}/${path}`, raw), `${path} raw ${raw}`);
-      for (const bad of BAD_IDS) check(await run.http.post(`/projects/${encodeURIComponent(bad)}/${path}`, {}), `${path} id ${bad}`);
-      check(await run.http.post(`/projects/${randomUUID()}/${path}`, path === 'queue-session' ? { goal: 'g' } : path === 'handoff/corrections' ? { summary: 's', content: 'c' } : { handoff_id: randomUUID() }), `${path} unknown project`);
+      for (const body of list) refusals.http(await run.http.post(`/projects/${id}/${path}`, body), `${path} ${JSON.stringify(body).slice(0, 60)}`);
+      for (const raw of ['{', '[]', '"x"', 'null']) refusals.http(await run.http.send('POST', `/projects/${id}/${path}`, raw), `${path} raw ${raw}`);
+      for (const bad of BAD_IDS) refusals.http(await run.http.post(`/projects/${encodeURIComponent(bad)}/${path}`, {}), `${path} id ${bad}`);
+      refusals.http(await run.http.post(`/projects/${randomUUID()}/${path}`, path === 'queue-session' ? { goal: 'g' } : path === 'handoff/corrections' ? { summary: 's', content: 'c' } : { handoff_id: randomUUID() }), `${path} unknown project`);
     }
     for (const path of ['handoff/corrections/latest', 'handoff/planner', 'queued-session']) {
-      for (const bad of BAD_IDS) check(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
-      check(await run.http.get(`/projects/${randomUUID()}/${path}`), `${path} unknown project`);
+      for (const bad of BAD_IDS) refusals.http(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
+      refusals.http(await run.http.get(`/projects/${randomUUID()}/${path}`), `${path} unknown project`);
     }
-    check(await run.http.get(`/projects/${id}/handoff/corrections/latest?session_id=x`), 'latest session_id=x');
+    refusals.http(await run.http.get(`/projects/${id}/handoff/corrections/latest?session_id=x`), 'latest session_id=x');
 
     const client = await connectMcp(run.testApp.url, run.token);
     try {
@@ -349,12 +344,12 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
       ];
       for (const [name, args] of calls) {
         const result = await callTool(client, name, args);
-        if (!result.isError || typeof result.structured?.detail !== 'string') failures.push(`${name} ${JSON.stringify(args).slice(0, 80)} -> ${result.text.slice(0, 100)}`);
+        refusals.tool(result, `${name} ${JSON.stringify(args).slice(0, 80)}`);
       }
     } finally {
       await client.close();
     }
-    expect(failures).toEqual([]);
+    expect(refusals.failures).toEqual([]);
     expect((await run.http.get(`/projects/${id}/queued-session`)).body.queued_goal).toBeNull();
     expect((await run.http.get(`/projects/${id}/handoff/corrections/latest`)).body.correction).toBeNull();
     expect((await handoff(id)).mode).toBe('goal');

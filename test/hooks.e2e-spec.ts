@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { HookEvent } from '../src/modules/hooks/hook-event.entity';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
+import { Refusals, WRONG_TYPES } from './support/bad-input';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { REPO_ROOT } from './support/processes';
@@ -287,13 +288,9 @@ describe.each(eachBackend())('assistant hooks on %s', (_name, backend) => {
 
   test('bad input to the hook routes and tool: 4xx with detail, never 5xx, no session started', async () => {
     const project = await newProject();
-    const failures: string[] = [];
-    const check = (res: { status: number; body: any; text: string }, label: string) => {
-      if (!(res.status >= 400 && res.status < 500 && typeof res.body?.detail === 'string')) failures.push(`${label} -> ${res.status} ${res.text.slice(0, 120)}`);
-    };
-    const wrong: unknown[] = [true, 0, 3.5, [], ['a'], {}, { nested: 1 }];
+    const refusals = new Refusals();
     const bodies: Record<string, unknown>[] = [
-      ...wrong.flatMap((v) => [{ session_id: v }, { hook_event_name: v }, { source: v }, { cwd: v }, { reason: v }]),
+      ...WRONG_TYPES.flatMap((v) => [{ session_id: v }, { hook_event_name: v }, { source: v }, { cwd: v }, { reason: v }]),
       { session_id: '' },
       { session_id: 'has spaces' },
       { session_id: 'x'.repeat(201) },
@@ -302,30 +299,30 @@ describe.each(eachBackend())('assistant hooks on %s', (_name, backend) => {
       { hook_event_name: 'PreToolUse' },
     ];
     for (const body of bodies) {
-      check(await run.http.post(`/hooks/session-start?project_id=${project.id}`, body), `session-start ${JSON.stringify(body).slice(0, 50)}`);
-      check(await run.http.post(`/hooks/stop?project_id=${project.id}`, body), `stop ${JSON.stringify(body).slice(0, 50)}`);
+      refusals.http(await run.http.post(`/hooks/session-start?project_id=${project.id}`, body), `session-start ${JSON.stringify(body).slice(0, 50)}`);
+      refusals.http(await run.http.post(`/hooks/stop?project_id=${project.id}`, body), `stop ${JSON.stringify(body).slice(0, 50)}`);
     }
     for (const raw of ['{', '[]', '"x"', '42', 'null', '[{"session_id":"a"}]']) {
-      check(await run.http.send('POST', '/hooks/session-start', raw), `session-start raw ${raw}`);
-      check(await run.http.send('POST', '/hooks/stop', raw), `stop raw ${raw}`);
+      refusals.http(await run.http.send('POST', '/hooks/session-start', raw), `session-start raw ${raw}`);
+      refusals.http(await run.http.send('POST', '/hooks/stop', raw), `stop raw ${raw}`);
     }
     for (const q of ['project_id=x', `project_id=${randomUUID()}`, 'project=%07bell', `project=${'p'.repeat(201)}`, 'baton_session_id=x', 'colour=red', 'project[]=a']) {
-      check(await run.http.post(`/hooks/session-start?${q}`, {}), `session-start ?${q}`);
-      check(await run.http.post(`/hooks/stop?${q}`, {}), `stop ?${q}`);
+      refusals.http(await run.http.post(`/hooks/session-start?${q}`, {}), `session-start ?${q}`);
+      refusals.http(await run.http.post(`/hooks/stop?${q}`, {}), `stop ?${q}`);
     }
-    for (const q of ['project_id=x', `project_id=${randomUUID()}`, 'colour=red']) check(await run.http.get(`/hooks/diagnostics?${q}`), `diagnostics ?${q}`);
-    check(await run.http.post('/hooks/diagnostics', {}), 'POST diagnostics');
-    check(await run.http.get('/hooks/session-start'), 'GET session-start');
+    for (const q of ['project_id=x', `project_id=${randomUUID()}`, 'colour=red']) refusals.http(await run.http.get(`/hooks/diagnostics?${q}`), `diagnostics ?${q}`);
+    refusals.http(await run.http.post('/hooks/diagnostics', {}), 'POST diagnostics');
+    refusals.http(await run.http.get('/hooks/session-start'), 'GET session-start');
     const client = await connectMcp(run.testApp.url, run.token);
     try {
       for (const args of [{ project_id: 'x' }, { project_id: 5 }, { project_id: randomUUID() }, { colour: 'red' }]) {
         const result = await callTool(client, 'get_hook_diagnostics', args);
-        if (!result.isError || typeof result.structured?.detail !== 'string') failures.push(`get_hook_diagnostics ${JSON.stringify(args)} -> ${result.text.slice(0, 100)}`);
+        refusals.tool(result, `get_hook_diagnostics ${JSON.stringify(args)}`);
       }
     } finally {
       await client.close();
     }
-    expect(failures).toEqual([]);
+    expect(refusals.failures).toEqual([]);
     expect((await run.http.get(`/projects/${project.id}/sessions`)).body).toEqual([]);
   });
 });

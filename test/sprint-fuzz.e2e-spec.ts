@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eachBackend, RunningBackend } from './support/backends';
-import { HttpResult } from './support/http';
+import { Refusals } from './support/bad-input';
 import { callTool, connectMcp } from './support/mcp-client';
 import { fuzzSeed, seededRandom } from './support/random';
 import { sprintClient } from './support/sprint-client';
@@ -179,21 +179,16 @@ describe.each(eachBackend())('sprint routes and tools refuse bad input on %s', (
       json('POST', `${base}/sprint-items`, body, `mixture ${i}`);
     }
 
-    const failures: string[] = [];
-    const check = (probe: Probe, res: HttpResult) => {
-      if (res.status >= 500) failures.push(`${probe.label}: ${res.status} ${res.text.slice(0, 200)}`);
-      else if (res.status < 400) failures.push(`${probe.label}: accepted with ${res.status} ${res.text.slice(0, 120)}`);
-      else if (typeof res.body?.detail !== 'string') failures.push(`${probe.label}: ${res.status} without detail: ${res.text.slice(0, 120)}`);
-    };
+    const refusals = new Refusals();
     for (let i = 0; i < probes.length; i += 8) {
       await Promise.all(
         probes.slice(i, i + 8).map(async (probe) => {
           const res = probe.raw !== undefined ? await run.http.send(probe.method, probe.path, probe.raw) : await run.http.send(probe.method, probe.path, probe.body);
-          check(probe, res);
+          refusals.http(res, probe.label);
         }),
       );
     }
-    expect(failures).toEqual([]);
+    expect(refusals.failures).toEqual([]);
     expect(probes.length).toBeGreaterThan(500);
     expect(JSON.stringify((await run.http.get(`${base}/sprint-items`)).body)).toBe(before);
     expect((await run.http.get(`${base}/sprint-tracks`)).body).toEqual([]);

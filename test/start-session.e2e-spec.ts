@@ -2,21 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
 import { FileLock } from '../src/modules/sessions/file-lock.entity';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
+import { BAD_IDS, Refusals, WRONG_REQUIRED, WRONG_TYPES } from './support/bad-input';
 import { callTool, connectMcp } from './support/mcp-client';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
-
-/** Values of the wrong type or shape for any field (null means "not given" for an optional field, as everywhere in Baton). */
-const WRONG_TYPES: unknown[] = [true, 0, -1, 3.5, [], ['a'], {}, { nested: 1 }];
-/** For a required field, null is wrong too. */
-const WRONG_REQUIRED: unknown[] = [null, ...WRONG_TYPES];
-const BAD_IDS = ['x', 'not-a-uuid', '123', `${randomUUID()}0`, randomUUID().replace(/-/g, ''), "' OR 1=1 --", '..%2f..%2fetc', '%00', 'ü😀'];
-
-/** Every answer to a bad input: a 4xx whose body explains itself. */
-function refusal(res: { status: number; body: any; text: string }, label: string): string | undefined {
-  if (res.status >= 400 && res.status < 500 && typeof res.body?.detail === 'string' && res.body.detail !== '') return undefined;
-  return `${label} -> ${res.status} ${res.text.slice(0, 160)}`;
-}
 
 describe.each(eachBackend())('start_session and session notes on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -177,7 +166,7 @@ describe.each(eachBackend())('start_session and session notes on %s', (_name, ba
   test('bad input to every route and tool of start_session and session notes: 4xx with detail, never 5xx, nothing started', async () => {
     const open = await start({ name: 'fuzz-anchor' });
     const before = (await run.http.get(`/projects/${projectId}/sessions`)).body.length;
-    const failures: string[] = [];
+    const refusals = new Refusals();
     const bodies: Record<string, unknown>[] = [
       ...WRONG_TYPES.map((v) => ({ name: v })),
       ...WRONG_TYPES.map((v) => ({ human_id: v })),
@@ -191,20 +180,20 @@ describe.each(eachBackend())('start_session and session notes on %s', (_name, ba
       { __proto__: { polluted: true }, extra: 1 },
     ];
     for (const path of ['start-session', 'start-worker-session']) {
-      for (const body of bodies) failures.push(refusal(await run.http.post(`/projects/${projectId}/${path}`, body), `${path} ${JSON.stringify(body).slice(0, 60)}`) ?? '');
+      for (const body of bodies) refusals.http(await run.http.post(`/projects/${projectId}/${path}`, body), `${path} ${JSON.stringify(body).slice(0, 60)}`);
       for (const raw of ['{', '[]', '"x"', '42', 'null']) {
-        failures.push(refusal(await run.http.send('POST', `/projects/${projectId}/${path}`, raw), `${path} raw ${raw}`) ?? '');
+        refusals.http(await run.http.send('POST', `/projects/${projectId}/${path}`, raw), `${path} raw ${raw}`);
       }
-      for (const id of BAD_IDS) failures.push(refusal(await run.http.post(`/projects/${encodeURIComponent(id)}/${path}`, {}), `${path} id ${id}`) ?? '');
+      for (const id of BAD_IDS) refusals.http(await run.http.post(`/projects/${encodeURIComponent(id)}/${path}`, {}), `${path} id ${id}`);
     }
     const noteBodies: unknown[] = [...WRONG_REQUIRED.map((v) => ({ body: v })), {}, { body: '' }, { body: 'ok', pinned: true }, { body: 'nul\u0000' }];
-    for (const body of noteBodies) failures.push(refusal(await run.http.post(`/sessions/${open.session_id}/notes`, body), `note ${JSON.stringify(body)}`) ?? '');
+    for (const body of noteBodies) refusals.http(await run.http.post(`/sessions/${open.session_id}/notes`, body), `note ${JSON.stringify(body)}`);
     for (const q of ['limit=-1', 'limit=201', 'limit=1.5', 'offset=-1', 'offset=x', 'limit[]=1', 'sort=asc']) {
-      failures.push(refusal(await run.http.get(`/sessions/${open.session_id}/notes?${q}`), `notes ?${q}`) ?? '');
+      refusals.http(await run.http.get(`/sessions/${open.session_id}/notes?${q}`), `notes ?${q}`);
     }
     for (const id of BAD_IDS) {
-      failures.push(refusal(await run.http.get(`/sessions/${encodeURIComponent(id)}/notes`), `GET notes id ${id}`) ?? '');
-      failures.push(refusal(await run.http.post(`/sessions/${encodeURIComponent(id)}/notes`, { body: 'x' }), `POST notes id ${id}`) ?? '');
+      refusals.http(await run.http.get(`/sessions/${encodeURIComponent(id)}/notes`), `GET notes id ${id}`);
+      refusals.http(await run.http.post(`/sessions/${encodeURIComponent(id)}/notes`, { body: 'x' }), `POST notes id ${id}`);
     }
 
     const client = await connectMcp(run.testApp.url, run.token);
@@ -224,12 +213,12 @@ describe.each(eachBackend())('start_session and session notes on %s', (_name, ba
       ];
       for (const [name, args] of calls) {
         const result = await callTool(client, name, args);
-        if (!result.isError || typeof result.structured?.detail !== 'string') failures.push(`${name} ${JSON.stringify(args).slice(0, 80)} -> ${result.text.slice(0, 120)}`);
+        refusals.tool(result, `${name} ${JSON.stringify(args).slice(0, 80)}`);
       }
     } finally {
       await client.close();
     }
-    expect(failures.filter((f) => f !== '')).toEqual([]);
+    expect(refusals.failures).toEqual([]);
     expect((await run.http.get(`/projects/${projectId}/sessions`)).body.length).toBe(before);
   });
 });

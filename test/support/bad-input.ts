@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import { HttpResult } from './http';
+
+/** Values of the wrong type or shape for any field (null means "not given" for an optional field, as everywhere in Baton). */
+export const WRONG_TYPES: unknown[] = [true, 0, -1, 3.5, [], ['a'], {}, { nested: 1 }];
+
+/** For a required field, null is wrong too. */
+export const WRONG_REQUIRED: unknown[] = [null, ...WRONG_TYPES];
+
+/** Ids that are no UUID, for a path segment or an argument: never a project, session or item of anyone. */
+export const BAD_IDS = ['x', 'not-a-uuid', '123', `${randomUUID()}0`, randomUUID().replace(/-/g, ''), "' OR 1=1 --", '..%2f..%2fetc', '%00', 'ü😀'];
+
+/**
+ * The answers to bad input that were not a proper refusal, gathered while a
+ * test sends a table of bad inputs, so that one `expect(refusals.failures)
+ * .toEqual([])` at the end names every one of them at once.
+ */
+export class Refusals {
+  readonly failures: string[] = [];
+
+  /** A route must answer a 4xx whose body explains itself (a non-empty `detail`). */
+  http(res: HttpResult, label: string): void {
+    if (res.status >= 400 && res.status < 500 && typeof res.body?.detail === 'string' && res.body.detail !== '') return;
+    this.failures.push(`${label} -> ${res.status} ${res.text.slice(0, 160)}`);
+  }
+
+  /** A tool must answer an isError result that carries a `detail`. */
+  tool(result: { isError: boolean; text: string; structured?: Record<string, unknown> }, label: string): void {
+    if (result.isError && typeof result.structured?.detail === 'string') return;
+    this.failures.push(`${label} -> ${result.text.slice(0, 120)}`);
+  }
+}
+
+/**
+ * Sends each bad input of a table and expects its refusal: the status (400
+ * when the row leaves it out) and a `detail` that matches the pattern.
+ */
+export async function expectRefused<T>(send: (input: T) => Promise<HttpResult>, cases: ([T, RegExp] | [T, number, RegExp])[]): Promise<void> {
+  for (const row of cases) {
+    const [input, status, detail] = row.length === 2 ? [row[0], 400, row[1]] : row;
+    const res = await send(input);
+    expect([res.status, res.body.detail]).toEqual([status, expect.stringMatching(detail)]);
+  }
+}
