@@ -7,6 +7,7 @@ import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
 import { TestApp } from './support/test-app';
+import { sleep } from './support/wait';
 
 type Client = Awaited<ReturnType<typeof connectMcp>>;
 
@@ -222,7 +223,7 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     const p = (await run.http.post('/projects', { name: `Export ${randomUUID()}` })).body.id;
     const from = new Date().toISOString();
     for (let i = 0; i < 5; i++) await callTool(client, 'get_project', { project_id: p });
-    await new Promise((r) => setTimeout(r, 5));
+    await sleep(5);
     const to = new Date().toISOString(); // export_ai_log calls are logged too: keep them out of the range
     const first = await callTool(client, 'export_ai_log', { project_id: p, since: from, until: to, limit: 3 });
     expect(first.value).toMatchObject({ format: 'jsonl', count: 3, truncated: true, next_cursor: expect.any(String) });
@@ -240,9 +241,9 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
   test('purge_ai_log removes what is older than the date, counts it, and keeps the rest', async () => {
     const p = (await run.http.post('/projects', { name: `Purge ${randomUUID()}` })).body.id;
     for (let i = 0; i < 3; i++) await callTool(client, 'get_project', { project_id: p });
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     const cut = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     await callTool(client, 'get_project', { project_id: p });
     const otherBefore = (await timeline('', otherProjectId)).events.length;
     const purged = await callTool(client, 'purge_ai_log', { before: cut, project_id: p });

@@ -7,7 +7,7 @@ import { describePostgres } from './support/suites';
 import { tenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { dashboardSocket } from './support/dashboard-socket';
-import { waitUntil } from './support/wait';
+import { sleep, waitUntil } from './support/wait';
 
 describe.each(eachBackend())('HITL on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -102,7 +102,7 @@ describe.each(eachBackend())('HITL on %s', (_name, backend) => {
       const q = (await ask({ question: 'Wait for me' })).body;
       await waitUntil(() => socket.frames.find((f) => f.event === 'hitl_created' && f.data.request.id === q.id), 5000, 'hitl_created');
       const waiting = run.http.get(`/hitl/${q.id}?wait=20`);
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       const answeredAt = Date.now();
       await run.http.patch(`/hitl/${q.id}`, { answer: 'go' });
       const got = await waiting;
@@ -154,7 +154,7 @@ describe.each(eachBackend())('HITL on %s', (_name, backend) => {
       const created = await callTool(client, 'request_hitl', { project_id: projectId, session_id: session.id, question: 'via MCP?', urgency: 'high' });
       expect(created.value).toMatchObject({ status: 'pending', urgency: 'high' });
       const waiting = callTool(waiter, 'get_hitl_request', { request_id: created.value.id, wait: 20 });
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       const answered = await callTool(client, 'answer_hitl', { request_id: created.value.id, answer: 'yes' });
       expect(answered.value.status).toBe('answered');
       expect((await waiting).value).toMatchObject({ status: 'answered', answer: 'yes' });

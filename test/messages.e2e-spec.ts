@@ -10,7 +10,7 @@ import { tenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { dashboardSocket } from './support/dashboard-socket';
 import { median } from './support/stats';
-import { waitUntil } from './support/wait';
+import { sleep, waitUntil } from './support/wait';
 
 const POLL_MS = 300;
 
@@ -145,7 +145,7 @@ describe.each(eachBackend())('messages on %s', (_name, backend) => {
     const socket = await dashboardSocket(run.testApp.url, run.token);
     try {
       const waiting = receive({ agent: 'poller', wait_seconds: 20 });
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
       const sentAt = Date.now();
       const sent = (await send({ to_agent: 'poller', body: 'wake up' })).body;
       const got = await waiting;
@@ -223,7 +223,7 @@ describeRedis('messages with Redis push', () => {
       const agent = `fast-${i}`;
       await http.post(`/projects/${projectId}/messages/receive`, { agent });
       const waiting = http.post(`/projects/${projectId}/messages/receive`, { agent, wait_seconds: 20 });
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
       const started = performance.now();
       await http.post(`/projects/${projectId}/messages`, { to_agent: agent, body: `ping ${i}` });
       const got = await waiting;

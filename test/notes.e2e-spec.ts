@@ -5,8 +5,9 @@ import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
+import { sleep } from './support/wait';
 
-const pause = () => new Promise((r) => setTimeout(r, 5));
+const pause = () => sleep(5);
 
 describe.each(eachBackend())('notes, insights and decisions on %s', (_name, backend) => {
   let run: RunningBackend;

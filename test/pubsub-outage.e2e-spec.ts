@@ -5,7 +5,7 @@ import { startApp, TestApp } from './support/test-app';
 import { OwnRedis } from './support/own-redis';
 import { uniquePrefix } from './support/services';
 import { median } from './support/stats';
-import { waitUntil } from './support/wait';
+import { sleep, waitUntil } from './support/wait';
 
 const LOCAL = '00000000-0000-0000-0000-000000000000';
 const POLL_MS = 2000;
@@ -102,7 +102,7 @@ describeRedis('a Redis outage while 1,000 messages are sent', () => {
       const agent = `after-${i}`;
       await reader.post(`/projects/${projectId}/messages/receive`, { agent });
       const waiting = reader.post(`/projects/${projectId}/messages/receive`, { agent, wait_seconds: 10 });
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
       const started = performance.now();
       await http.post(`/projects/${projectId}/messages`, { to_agent: agent, body: 'fast again' });
       expect((await waiting).body.messages).toHaveLength(1);

@@ -6,7 +6,7 @@ import { describePostgres, describeRedis } from './support/suites';
 import { hostedEnv, provisionTenant, startApp } from './support/test-app';
 import { dashboardSocket } from './support/dashboard-socket';
 import { median } from './support/stats';
-import { waitUntil } from './support/wait';
+import { sleep, waitUntil } from './support/wait';
 
 /** Two `node dist/src/main.js` processes on one database (and one Redis): needs `npm run build` first. */
 async function twoProcesses(env: Record<string, string>, tenants: string[], plan: 'paid' | 'free' = 'paid') {
@@ -55,7 +55,7 @@ describeRedis('two server processes sharing Postgres and Redis', () => {
       const agent = `b-reader-${i}`;
       await b.post(`/projects/${projectId}/messages/receive`, { agent });
       const waiting = b.post(`/projects/${projectId}/messages/receive`, { agent, wait_seconds: 20 });
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(200);
       const started = performance.now();
       const sent = await a.post(`/projects/${projectId}/messages`, { to_agent: agent, body: `across ${i}` });
       const got = await waiting;
@@ -71,7 +71,7 @@ describeRedis('two server processes sharing Postgres and Redis', () => {
   test('a HITL request answered on A wakes a wait on B at once', async () => {
     const q = (await a.post(`/projects/${projectId}/hitl`, { question: 'Across?', session_id: sessionId })).body;
     const waiting = b.get(`/hitl/${q.id}?wait=30`);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     const started = Date.now();
     await a.patch(`/hitl/${q.id}`, { answer: 'yes' });
     const got = await waiting;
@@ -121,7 +121,7 @@ describePostgres('two server processes without Redis', () => {
     const projectId = (await a.post('/projects', { name: 'Polling' })).body.id;
     await b.post(`/projects/${projectId}/messages/receive`, { agent: 'p' });
     const waiting = b.post(`/projects/${projectId}/messages/receive`, { agent: 'p', wait_seconds: 20 });
-    await new Promise((r) => setTimeout(r, 700));
+    await sleep(700);
     const sentAt = Date.now();
     await a.post(`/projects/${projectId}/messages`, { to_agent: 'p', body: 'polled' });
     const got = await waiting;

@@ -3,6 +3,7 @@ import { ReadLanes } from '../libs/tenancy/read-lanes';
 import { ReadScope } from '../libs/tenancy/scoped-read';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
+import { sleep } from './support/wait';
 
 /** The answer a lane gives for a single statement (the last result of a multi-statement one). */
 async function rows(lanes: ReadLanes, text: string): Promise<Record<string, unknown>[]> {
@@ -11,7 +12,7 @@ async function rows(lanes: ReadLanes, text: string): Promise<Record<string, unkn
   return last.rows;
 }
 
-const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+const settled = () => sleep(20);
 
 describePostgres('pipelined read lanes on a pg pool', () => {
   let db: TestDatabase;
@@ -94,7 +95,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
 
   test('the lanes leave the rest of the pool to others while they are busy', async () => {
     const slow = Array.from({ length: 6 }, () => rows(lanes, 'SELECT pg_sleep(0.1) AS slept'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     expect(lanes.held).toBeLessThanOrEqual(MAX_LANES);
     const others = await Promise.all(Array.from({ length: POOL_SIZE - MAX_LANES }, () => pool.connect()));
     try {
@@ -110,7 +111,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     const pending = rows(lanes, 'SELECT 7 AS n');
     let done = false;
     void pending.then(() => (done = true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     expect(done).toBe(false);
     taken[0].release();
     await expect(pending).resolves.toEqual([{ n: 7 }]);
@@ -121,7 +122,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     const lanes = new ReadLanes(pool, 1); // both statements on one connection
     const inFlight = rows(lanes, 'SELECT pg_sleep(5)');
     const behind = rows(lanes, 'SELECT 2 AS n');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     const [{ backend }] = await db.query<{ backend: number }>(
       "SELECT pid AS backend FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(5)'",
     );

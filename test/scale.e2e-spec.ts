@@ -3,6 +3,7 @@ import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
+import { sleep } from './support/wait';
 
 const TENANTS = Number(process.env.BATON_SCALE_TENANTS ?? 1000);
 const POOL_SIZE = 10;
@@ -49,7 +50,7 @@ describePostgres(`${TENANTS} hosted tenants on one shared cluster`, () => {
           [db.name],
         );
         peak = Math.max(peak, rows[0].n);
-        await new Promise((r) => setTimeout(r, 20));
+        await sleep(20);
       }
     })();
     try {

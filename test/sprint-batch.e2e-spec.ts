@@ -10,6 +10,7 @@ import { TestDatabase } from './support/pg-database';
 import { ServerProcess, startServerProcess } from './support/processes';
 import { postgresUp } from './support/suites';
 import { sprintClient } from './support/sprint-client';
+import { sleep } from './support/wait';
 
 describe.each(eachBackend())('sprint-batch on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -226,7 +227,7 @@ describe.each(storages.map((s) => [s.name, s] as const))('a crash during sprint-
         if (answered) throw new Error(`the batch ${answered} before it was seen writing`);
         if (Date.now() > deadline) throw new Error('the batch transaction was never seen writing');
         seen = (await db.writing()) ? seen + 1 : 0;
-        if (seen < 2) await new Promise((r) => setTimeout(r, 2));
+        if (seen < 2) await sleep(2);
       }
       process.kill(-(server.child.pid as number), 'SIGKILL');
       await new Promise((r) => server!.child.once('exit', r));

@@ -4,6 +4,7 @@ import { HandoffHooks } from '../src/common/extensions/handoff-hooks';
 import { eachBackend, RunningBackend } from './support/backends';
 import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './support/sprint-client';
+import { sleep } from './support/wait';
 
 /** What the sprint engine gives other parts of Baton: dashboard events, the context block, touched files at handoff. */
 describe.each(eachBackend())('sprint integrations on %s', (_name, backend) => {
@@ -38,7 +39,7 @@ describe.each(eachBackend())('sprint integrations on %s', (_name, backend) => {
       await run.http.delete(`/projects/${projectId}/sprint-items/${item.id}`);
       const deadline = Date.now() + 10_000;
       const changes = () => frames.filter((f) => f.event === 'sprint_item_changed' && f.data.item_id === item.id).map((f) => f.data.change);
-      while (changes().length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (changes().length < 4 && Date.now() < deadline) await sleep(50);
       expect(changes()).toEqual(['created', 'claimed', 'completed', 'deleted']);
       const completed = frames.find((f) => f.event === 'sprint_item_changed' && f.data.change === 'completed');
       expect(completed!.data).toMatchObject({ project_id: projectId, item: { id: item.id, status: 'done', notes: 'done and dusted' } });

@@ -12,6 +12,7 @@ import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { tenantClient, TenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
+import { sleep, waitUntil } from './support/wait';
 
 describePostgres('hosted tenancy on Postgres', () => {
   let db: TestDatabase;
@@ -127,10 +128,10 @@ describePostgres('hosted tenancy on Postgres', () => {
     const anon = await socketOf();
     const closed = new Promise<number>((resolve) => anon.ws.on('close', (code) => resolve(code)));
     expect(await closed).toBe(4401);
-    await waitFor(() => sa.frames.some((f) => f.event === 'connected') && sb.frames.some((f) => f.event === 'connected'));
+    await waitUntil(() => sa.frames.some((f) => f.event === 'connected') && sb.frames.some((f) => f.event === 'connected'), 3000, 'both sockets connected');
     await a.http.post(`/projects/${pa.id}/rename`, { name: 'WS Target 2' });
-    await waitFor(() => sa.frames.some((f) => f.event === 'project_renamed'));
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil(() => sa.frames.some((f) => f.event === 'project_renamed'), 3000, 'project_renamed on tenant A');
+    await sleep(100);
     expect(sb.frames.filter((f) => f.event === 'project_renamed')).toEqual([]);
     sa.ws.close();
     sb.ws.close();
@@ -286,11 +287,3 @@ describePostgres('hosted tenancy on Postgres', () => {
     await expect(testApp.app.get(TenantsService).deprovision(randomUUID())).rejects.toThrow(/not found/);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 3000) {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
