@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { OtlpLibraryLoader } from '../src/modules/ai-log/otlp-library.loader';
-import { OtlpReceiver } from './support/otlp-receiver';
 import { seedToolCalls } from './support/ai-log-seed';
 import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { OtlpReceiver } from './support/otlp-receiver';
 import { REPO_ROOT } from './support/processes';
 import { startApp, TestApp } from './support/test-app';
 

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { OtlpLibraryLoader } from '../src/modules/ai-log/otlp-library.loader';
-import { accept, failEverySecondChunk, OtlpReceiver, ReceivedRecord } from './support/otlp-receiver';
 import { seedToolCalls } from './support/ai-log-seed';
 import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { accept, failEverySecondChunk, OtlpReceiver, ReceivedRecord } from './support/otlp-receiver';
 
 type Client = Awaited<ReturnType<typeof connectMcp>>;
 

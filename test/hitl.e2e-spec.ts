@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eachBackend, RunningBackend } from './support/backends';
 import { expectRefused } from './support/bad-input';
+import { dashboardSocket } from './support/dashboard-socket';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { tenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
-import { dashboardSocket } from './support/dashboard-socket';
 import { sleep, waitUntil } from './support/wait';
 
 describe.each(eachBackend())('HITL on %s', (_name, backend) => {

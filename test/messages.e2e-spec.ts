@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { eachBackend, RunningBackend } from './support/backends';
 import { expectRefused } from './support/bad-input';
+import { dashboardSocket } from './support/dashboard-socket';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
+import { median } from './support/stats';
 import { describePostgres, describeRedis } from './support/suites';
 import { tenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
-import { dashboardSocket } from './support/dashboard-socket';
-import { median } from './support/stats';
 import { sleep, waitUntil } from './support/wait';
 
 const POLL_MS = 300;

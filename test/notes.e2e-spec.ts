@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ContextSections } from '../src/common/extensions/context-sections';
-import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { createProject } from './support/projects';
+import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 import { sleep } from './support/wait';
@@ -19,11 +20,7 @@ describe.each(eachBackend())('notes, insights and decisions on %s', (_name, back
     await run?.stop();
   });
 
-  async function newProject(name: string): Promise<string> {
-    const res = await run.http.post('/projects', { name: `${name} ${randomUUID().slice(0, 8)}` });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
+  const newProject = (name: string) => createProject(run.http, name);
   async function pin(p: string, title: string, body = '') {
     const res = await run.http.post(`/projects/${p}/decisions-pinned`, { title, body });
     expect(res.status).toBe(201);

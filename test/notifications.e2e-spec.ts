@@ -3,13 +3,13 @@ import { NotifySettings } from '../src/modules/notifications/notify-settings.ent
 import { isPublicAddress } from '../src/modules/notifications/ssrf-guard.util';
 import { expectRefused } from './support/bad-input';
 import { Http } from './support/http';
+import { Receiver } from './support/http-receiver';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
-import { Receiver } from './support/http-receiver';
 import { sleep, waitUntil } from './support/wait';
 
 describe('notifications on a self-hosted instance', () => {

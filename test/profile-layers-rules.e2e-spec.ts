@@ -1,8 +1,8 @@
 import { ProfileLayer } from '../src/modules/profile-layers/profile-layer.entity';
-import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
-import { ORDINARY, SECRETS } from './support/secret-corpus';
 import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
+import { ORDINARY, SECRETS } from './support/secret-corpus';
 import { inTenantDb } from './support/tenant-db';
 
 describe.each(eachBackend())('profile layer rules on %s', (_name, backend) => {

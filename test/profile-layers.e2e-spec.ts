@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
-import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
 import { eachBackend, RunningBackend } from './support/backends';
 import { HttpResult } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
+import { profileClient, PROFILE_TEST_ENV } from './support/profile-client';
 import { inTenantDb } from './support/tenant-db';
 
 describe.each(eachBackend())('profile layers on %s', (_name, backend) => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { createProject } from './support/projects';
+import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
 import { tenantClient } from './support/tenant-client';
 
 describe.each(eachBackend())('project extras on %s', (_name, backend) => {
@@ -14,11 +15,7 @@ describe.each(eachBackend())('project extras on %s', (_name, backend) => {
     await run?.stop();
   });
 
-  async function newProject(name: string): Promise<string> {
-    const res = await run.http.post('/projects', { name: `${name} ${randomUUID().slice(0, 8)}` });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
+  const newProject = (name: string) => createProject(run.http, name);
 
   test('organization status: active by default, parked or archived, shown on the project', async () => {
     const p = await newProject('Org');

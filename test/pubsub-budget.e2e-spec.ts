@@ -1,13 +1,13 @@
 import Redis from 'ioredis';
 import { budgetCountKey, monthOf } from '../libs/pubsub';
+import { dashboardSocket } from './support/dashboard-socket';
 import { Http } from './support/http';
+import { Receiver } from './support/http-receiver';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
 import { describeRedis } from './support/suites';
 import { tenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
-import { dashboardSocket } from './support/dashboard-socket';
-import { Receiver } from './support/http-receiver';
 import { sleep, waitUntil } from './support/wait';
 
 describeRedis('push budget tiers (hosted, small thresholds)', () => {

@@ -1,10 +1,10 @@
 import { Http } from './support/http';
-import { TestDatabase } from './support/pg-database';
-import { describeRedis } from './support/suites';
-import { startApp, TestApp } from './support/test-app';
 import { OwnRedis } from './support/own-redis';
+import { TestDatabase } from './support/pg-database';
 import { uniquePrefix } from './support/services';
 import { median } from './support/stats';
+import { describeRedis } from './support/suites';
+import { startApp, TestApp } from './support/test-app';
 import { sleep, waitUntil } from './support/wait';
 
 const LOCAL = '00000000-0000-0000-0000-000000000000';

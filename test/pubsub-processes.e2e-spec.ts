@@ -1,11 +1,11 @@
+import { dashboardSocket } from './support/dashboard-socket';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { ServerProcess, startServerProcess } from './support/processes';
 import { REDIS_URL, uniquePrefix } from './support/services';
+import { median } from './support/stats';
 import { describePostgres, describeRedis } from './support/suites';
 import { hostedEnv, provisionTenant, startApp } from './support/test-app';
-import { dashboardSocket } from './support/dashboard-socket';
-import { median } from './support/stats';
 import { sleep, waitUntil } from './support/wait';
 
 /** Two `node dist/src/main.js` processes on one database (and one Redis): needs `npm run build` first. */

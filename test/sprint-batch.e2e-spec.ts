@@ -8,8 +8,8 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { ServerProcess, startServerProcess } from './support/processes';
-import { postgresUp } from './support/suites';
 import { sprintClient } from './support/sprint-client';
+import { postgresUp } from './support/suites';
 import { sleep } from './support/wait';
 
 describe.each(eachBackend())('sprint-batch on %s', (_name, backend) => {

@@ -9,9 +9,9 @@ import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { ServerProcess, startServerProcess } from './support/processes';
+import { sprintClient } from './support/sprint-client';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
-import { sprintClient } from './support/sprint-client';
 
 /** Items drained by the 64-worker test; the benchmark (bench/claims.js) runs the full 10,000. */
 const DRAIN_ITEMS = Number(process.env.BATON_SPRINT_DRAIN_ITEMS ?? 1000);

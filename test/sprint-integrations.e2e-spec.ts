@@ -2,8 +2,8 @@ import WebSocket from 'ws';
 import { ContextSections } from '../src/common/extensions/context-sections';
 import { HandoffHooks } from '../src/common/extensions/handoff-hooks';
 import { eachBackend, RunningBackend } from './support/backends';
-import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './support/sprint-client';
+import { inTenantDb } from './support/tenant-db';
 import { sleep } from './support/wait';
 
 /** What the sprint engine gives other parts of Baton: dashboard events, the context block, touched files at handoff. */

@@ -1,8 +1,8 @@
 import { SprintItem } from '../src/modules/sprint/sprint-item.entity';
 import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
-import { inTenantDb } from './support/tenant-db';
 import { sprintClient } from './support/sprint-client';
+import { inTenantDb } from './support/tenant-db';
 
 describe.each(eachBackend())('assign_sprint_waves on %s', (_name, backend) => {
   let run: RunningBackend;
