@@ -12,6 +12,8 @@ export class ListHitlQueryDto {
   status?: HitlListStatus;
 
   /** Default 50, at most 500. */
+  // Not IntQueryParam: decimals are read as numbers here, and the bounds are checked before the type (the rule
+  // declared last runs first), so `?limit=abc` has always answered `limit must not be greater than 500`.
   @QueryNumber()
   @IsOptional()
   @IsInt({ message: 'limit must be an integer' })
