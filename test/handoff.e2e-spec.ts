@@ -43,7 +43,8 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
   const repos: string[] = [];
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+    // The bad-input test alone makes some eighty tool calls: the hosted per-token MCP rate limit is raised for this suite.
+    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000' });
     hosted = run.testApp.config.isHosted;
     const app = run.testApp.app;
     app.get(ContextSections).register('handoff_test_board', async (_m, projectId) => {
