@@ -1,4 +1,3 @@
-/* eslint-disable no-control-regex */
 /**
  * What a text may hold of the C0 control characters (U+0000 to U+001F) and
  * DEL, by the kind of field. Nothing Baton stores or echoes may hold the
