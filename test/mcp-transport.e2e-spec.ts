@@ -55,6 +55,18 @@ describe('MCP transports on a self-hosted instance', () => {
     expect(local.body.result.serverInfo.name).toBe('baton');
   });
 
+  test('the Origin check compares scheme, host and port: another port or https is another site', async () => {
+    const port = new URL(testApp.url).port;
+    for (const origin of ['http://127.0.0.1:9999', `https://127.0.0.1:${port}`, 'http://127.0.0.1']) {
+      const res = await http.post('/mcp', INIT, { ...MCP_HEADERS, origin });
+      expect([origin, res.status]).toEqual([origin, 403]);
+      expect(res.body.detail).toBe(`Origin ${origin} is not allowed for MCP`);
+    }
+    for (const origin of [`http://127.0.0.1:${port}`, `http://LOCALHOST.:${port}`, `http://[::1]:${port}`]) {
+      expect([origin, (await http.post('/mcp', INIT, { ...MCP_HEADERS, origin })).status]).toEqual([origin, 200]);
+    }
+  });
+
   test('GET and DELETE /mcp answer 405 with Allow: POST', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await http.send(method, '/mcp', undefined, MCP_HEADERS);
