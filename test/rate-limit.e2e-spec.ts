@@ -1,4 +1,5 @@
 import { Http } from './support/http';
+import { connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { startServerProcess, ServerProcess } from './support/processes';
 import { REDIS_URL } from './support/services';
@@ -8,6 +9,11 @@ import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-ap
 
 const LIST_TOOLS = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
+
+/** One JSON-RPC batch of `count` tools/list calls. */
+function batchOf(count: number) {
+  return Array.from({ length: count }, (_, i) => ({ ...LIST_TOOLS, id: i + 1 }));
+}
 
 async function mcpRequests(http: Http, count: number) {
   const statuses: number[] = [];
@@ -42,17 +48,59 @@ describePostgres('MCP rate limit (hosted, in process memory)', () => {
     // REST routes are not counted against the MCP limit.
     expect((await http.get('/projects')).status).toBe(200);
   });
+
+  test('the budget counts calls: a batch of 100 calls uses it up, and the next request answers 429 RATE_LIMITED', async () => {
+    const { token } = await provisionTenant(testApp, 'batch');
+    const http = new Http(testApp.url, token);
+    const batch = await http.post('/mcp', batchOf(100), MCP_HEADERS);
+    expect(batch.status).toBe(200);
+    expect(batch.body).toHaveLength(100);
+    expect(batch.body.every((r: { result?: { tools?: unknown[] } }) => Array.isArray(r.result?.tools))).toBe(true);
+    const over = await http.post('/mcp', LIST_TOOLS, MCP_HEADERS);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ detail: expect.stringMatching(/rate limit/), code: 'RATE_LIMITED' });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  test('a batch larger than what is left is refused whole', async () => {
+    const { token } = await provisionTenant(testApp, 'batch-over');
+    const http = new Http(testApp.url, token);
+    expect((await http.post('/mcp', batchOf(60), MCP_HEADERS)).status).toBe(200);
+    const over = await http.post('/mcp', batchOf(41), MCP_HEADERS);
+    expect(over.status).toBe(429);
+    expect(over.body.code).toBe('RATE_LIMITED');
+  });
+
+  test('/mcp and /mcp/sse draw on one budget: once /mcp has used it up, no call gets through SSE', async () => {
+    const { token } = await provisionTenant(testApp, 'sse-shared');
+    const http = new Http(testApp.url, token);
+    // Opened before: its initialize, the initialized notification and the stream itself cost 3.
+    const early = await connectMcp(testApp.url, token, 'sse');
+    try {
+      expect((await http.post('/mcp', batchOf(97), MCP_HEADERS)).status).toBe(200);
+      await expect(early.listTools()).rejects.toThrow(/429/);
+      // Opened after: refused at the door, so there is no session to call through.
+      const late = await http.get('/mcp/sse');
+      expect(late.status).toBe(429);
+      expect(late.body.code).toBe('RATE_LIMITED');
+      await expect(connectMcp(testApp.url, token, 'sse')).rejects.toThrow();
+    } finally {
+      await early.close();
+    }
+  });
 });
 
 describeRedis('MCP rate limit shared through Redis', () => {
   let db: TestDatabase;
   let token: string;
+  let batchToken: string;
   let servers: ServerProcess[] = [];
 
   beforeAll(async () => {
     db = await TestDatabase.create();
     const setup = await startApp(hostedEnv(db.url));
     token = (await provisionTenant(setup, 'shared-limit')).token;
+    batchToken = (await provisionTenant(setup, 'shared-batch')).token;
     await setup.close();
   });
   afterAll(async () => {
@@ -68,6 +116,16 @@ describeRedis('MCP rate limit shared through Redis', () => {
     expect([...a, ...b].every((s) => s === 200)).toBe(true);
     expect((await first.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
     expect((await second.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
+  }, 60_000);
+
+  test('batches count call by call across instances: 60 on one and 40 on the other use up the budget of both', async () => {
+    const [first, second] = servers.map((s) => new Http(s.url, batchToken));
+    expect((await first.post('/mcp', batchOf(60), MCP_HEADERS)).status).toBe(200);
+    expect((await second.post('/mcp', batchOf(40), MCP_HEADERS)).status).toBe(200);
+    const over = await first.post('/mcp', LIST_TOOLS, MCP_HEADERS);
+    expect(over.status).toBe(429);
+    expect(over.body.code).toBe('RATE_LIMITED');
+    expect((await second.get('/mcp/sse')).status).toBe(429);
   }, 60_000);
 });
 
