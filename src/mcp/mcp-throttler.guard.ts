@@ -8,11 +8,11 @@ import { bearerToken, hashApiToken } from '../modules/tenants/api-token.util';
 
 /**
  * One MCP budget per token (hosted): 100 calls a minute by default. A call is
- * one JSON-RPC message, so a batch (an array body) costs one per message; an
- * HTTP request that carries no message (opening the SSE stream, a 405) costs
- * one. Both transports, `/mcp` and `/mcp/sse`, draw on the same counter, whose
- * key is the token's hash, never the token. Self-hosted instances have no
- * tokens and no limit.
+ * one JSON-RPC message, so a batch (an array body) costs one per message; a
+ * request that carries no message (opening the SSE stream) costs one, and the
+ * 405 answers of GET and DELETE /mcp cost nothing. Both transports, `/mcp` and
+ * `/mcp/sse`, draw on the same counter, whose key is the token's hash, never
+ * the token. Self-hosted instances have no tokens and no limit.
  */
 @Injectable()
 export class McpThrottlerGuard extends ThrottlerGuard {

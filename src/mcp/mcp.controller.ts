@@ -41,8 +41,13 @@ export class McpController {
     await transport.handleRequest(req, res, req.body);
   }
 
-  /** Stateless Streamable HTTP offers no server-initiated stream and no session to end. */
+  /**
+   * Stateless Streamable HTTP offers no server-initiated stream and no session
+   * to end. These answers carry no call and do no work, so they take nothing
+   * from the MCP budget (the SDK's client asks for the stream on every connect).
+   */
   @Get()
+  @SkipThrottle()
   @HttpCode(405)
   @Header('Allow', 'POST')
   getStream() {
@@ -50,6 +55,7 @@ export class McpController {
   }
 
   @Delete()
+  @SkipThrottle()
   @HttpCode(405)
   @Header('Allow', 'POST')
   endSession() {
