@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -205,6 +205,23 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
     const refused = await run.http.post(`/projects/${id}/handoff/accept`, {});
     expect(refused.status).toBe(400);
     expect(refused.body.detail).toMatch(/give handoff_id, token or content/);
+  });
+
+  test('the stored handoff holds only the hash of its token; accepting and starting with the token still work', async () => {
+    const id = await newProject();
+    const h = await handoff(id, { mode: 'goal', summary: 'Hashed token' });
+    expect(h.content).toContain(h.token);
+    const row = await inTenantDb(run.testApp, run.token, (m) => m.findOneByOrFail(Handoff, { id: h.handoff_id }));
+    expect(row.token_sha256).toBe(createHash('sha256').update(h.token).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(h.token);
+    expect(row.content).toContain('ho_****************');
+    expect((await accept(id, { token: h.token })).status).toBe('ok');
+    expect((await accept(id, { content: h.content })).status).toBe('ok');
+    // The hash itself is no token.
+    expect((await run.http.post(`/projects/${id}/start-session`, { handoff_token: row.token_sha256 })).status).toBe(400);
+    const started = await run.http.post(`/projects/${id}/start-session`, { handoff_token: h.token });
+    expect(started.status).toBe(201);
+    expect(started.body.handoff.content).toBe(h.content);
   });
 
   test('a handoff token starts one session: the second start is refused and leaves no session behind', async () => {

@@ -15,6 +15,7 @@ import { SprintItems1732260000000 } from './1732260000000-sprint-items';
 import { ProfileLayers1732280000000 } from './1732280000000-profile-layers';
 import { AiLog1732290000000 } from './1732290000000-ai-log';
 import { AiLogLeanIndexes1732290100000 } from './1732290100000-ai-log-lean-indexes';
+import { HandoffTokenHashes1732300000000 } from './1732300000000-handoff-token-hashes';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -34,4 +35,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   ProfileLayers1732280000000,
   AiLog1732290000000,
   AiLogLeanIndexes1732290100000,
+  HandoffTokenHashes1732300000000,
 ];

@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock';
 import { Handoff } from './handoff.entity';
 import { HandoffError } from './handoff.errors';
 import { parseFrontMatter } from './front-matter.util';
+import { contentWithToken, hashHandoffToken } from './handoff-token.util';
 
 export type HandoffProblemCode =
   | 'not_found'
@@ -75,7 +76,7 @@ export class HandoffLedger {
 
   async find(m: EntityManager, ref: HandoffRef): Promise<Handoff | null> {
     if (ref.handoff_id) return m.findOneBy(Handoff, { id: ref.handoff_id });
-    if (ref.token) return m.findOneBy(Handoff, { token: ref.token });
+    if (ref.token) return m.findOneBy(Handoff, { token_sha256: hashHandoffToken(ref.token) });
     return null;
   }
 
@@ -101,7 +102,7 @@ export class HandoffLedger {
 
   /** Marks the handoff of `token` used by `sessionId`; refuses one of another project, expired or already used. */
   async consume(m: EntityManager, projectId: string, token: string, sessionId: string): Promise<ConsumedHandoff> {
-    const handoff = await m.findOneBy(Handoff, { token });
+    const handoff = await m.findOneBy(Handoff, { token_sha256: hashHandoffToken(token) });
     if (!handoff) throw HandoffError.notFound(token);
     if (handoff.project_id !== projectId) throw HandoffError.wrongProject(token, projectId);
     if (handoff.consumed_at) throw HandoffError.alreadyConsumed(token, handoff.consumed_by_session_id);
@@ -112,6 +113,6 @@ export class HandoffLedger {
       const now = await m.findOneBy(Handoff, { id: handoff.id });
       throw HandoffError.alreadyConsumed(token, now?.consumed_by_session_id ?? null);
     }
-    return { id: handoff.id, mode: handoff.mode, created_at: handoff.created_at.toISOString(), content: handoff.content };
+    return { id: handoff.id, mode: handoff.mode, created_at: handoff.created_at.toISOString(), content: contentWithToken(handoff.content, token) };
   }
 }

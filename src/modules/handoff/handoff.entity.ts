@@ -16,13 +16,17 @@ export class Handoff {
   @Column('text')
   mode!: string;
 
-  /** Short single-use token a session starts from (`start_session` with handoff_token). */
+  /**
+   * SHA-256 of the short single-use token a session starts from (`start_session`
+   * with handoff_token). The token itself is shown once, when generated.
+   */
   @Column('text')
-  token!: string;
+  token_sha256!: string;
 
   @Column('text')
   file_name!: string;
 
+  /** The content as delivered, but with the token replaced by STORED_TOKEN_PLACEHOLDER. */
   @Column('text')
   content!: string;
 

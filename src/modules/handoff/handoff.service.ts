@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TenantDb } from '../../../libs/tenancy';
@@ -18,6 +18,7 @@ import { Handoff } from './handoff.entity';
 import { requireSessionOf } from './handoff-corrections.service';
 import { buildHandoff } from './handoff-document.util';
 import { HandoffMaterialService } from './handoff-material.service';
+import { contentWithoutToken, hashHandoffToken, newHandoffToken } from './handoff-token.util';
 import { QueuedSessionsService } from './queued-sessions.service';
 import { toolManifestHash } from './tool-manifest.util';
 
@@ -35,8 +36,6 @@ export interface HandoffAnswer {
   queued_goal_included: boolean;
   changed_files: string[];
 }
-
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /**
  * Handoffs (spec §4 Handoff): a document for whoever works on the project
@@ -70,7 +69,7 @@ export class HandoffService {
       const mode: HandoffMode = input.mode ?? (previous ? 'delta' : 'goal');
       const now = this.clock.now();
       const id = randomUUID();
-      const token = newToken();
+      const token = newHandoffToken();
       const expiresAt = new Date(now.getTime() + this.config.handoffTtlS * 1000);
       const material = await this.material.gather(m, project, mode, session, previous?.created_at ?? null, now, changes);
       const queuedGoal = await this.queue.take(m, projectId);
@@ -81,9 +80,10 @@ export class HandoffService {
         project_id: projectId,
         session_id: session?.id ?? null,
         mode,
-        token,
+        // Shown once, in this answer; the row keeps only its hash, as for API tokens.
+        token_sha256: hashHandoffToken(token),
         file_name: fileName,
-        content: doc.content,
+        content: contentWithoutToken(doc.content, token),
         body_sha256: doc.bodySha256,
         board_sha256: material.boardSha256,
         tools_sha256: toolManifestHash(this.tools),
@@ -143,11 +143,3 @@ export class HandoffService {
     return path;
   }
 }
-
-function newToken(): string {
-  const bytes = randomBytes(16);
-  let token = 'ho_';
-  for (let i = 0; i < 16; i++) token += BASE32[bytes[i] & 31];
-  return token;
-}
-
