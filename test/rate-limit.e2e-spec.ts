@@ -71,6 +71,14 @@ describePostgres('MCP rate limit (hosted, in process memory)', () => {
     expect(over.body.code).toBe('RATE_LIMITED');
   });
 
+  test('a batch the SDK refuses for its size (over 100 messages) still takes the whole budget', async () => {
+    const { token } = await provisionTenant(testApp, 'batch-huge');
+    const http = new Http(testApp.url, token);
+    const huge = await http.post('/mcp', batchOf(5_000), MCP_HEADERS);
+    expect(huge.status).toBe(429);
+    expect((await http.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
+  });
+
   test('/mcp and /mcp/sse draw on one budget: once /mcp has used it up, no call gets through SSE', async () => {
     const { token } = await provisionTenant(testApp, 'sse-shared');
     const http = new Http(testApp.url, token);

@@ -66,8 +66,15 @@ export class McpThrottlerGuard extends ThrottlerGuard {
   }
 }
 
+/**
+ * The MCP SDK refuses a batch of more than 100 messages (400) without running
+ * any; counting such a batch as 101 makes it cost more than any allowed batch
+ * while a huge array cannot make the guard loop over it.
+ */
+const MOST_CALLS_COUNTED = 101;
+
 /** JSON-RPC messages in the body: each element of a batch, at least one per request. */
 function callsIn(req: Request): number {
   const body: unknown = req.body;
-  return Array.isArray(body) && body.length > 0 ? body.length : 1;
+  return Array.isArray(body) && body.length > 0 ? Math.min(body.length, MOST_CALLS_COUNTED) : 1;
 }
