@@ -67,6 +67,20 @@ describe('MCP transports on a self-hosted instance', () => {
     }
   });
 
+  test('a JSON-RPC batch runs under a protocol version with batching and is refused under 2025-06-18 and later', async () => {
+    const batch = [1, 2].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} }));
+    const old = await http.post('/mcp', batch, { ...MCP_HEADERS, 'mcp-protocol-version': '2025-03-26' });
+    expect(old.status).toBe(200);
+    expect(old.body.map((r: { id: number }) => r.id).sort()).toEqual([1, 2]);
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const refused = await http.post('/mcp', batch, { ...MCP_HEADERS, 'mcp-protocol-version': version });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/no JSON-RPC batching/) } });
+    }
+    // One message per request is fine under any version.
+    expect((await http.post('/mcp', batch[0], { ...MCP_HEADERS, 'mcp-protocol-version': '2025-11-25' })).status).toBe(200);
+  });
+
   test('GET and DELETE /mcp answer 405 with Allow: POST', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await http.send(method, '/mcp', undefined, MCP_HEADERS);

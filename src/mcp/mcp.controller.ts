@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { currentTenant } from '../../libs/tenancy';
 import { Public } from '../common/auth/public.decorator';
 import { RequestError } from '../common/errors/request-error';
+import { batchRefusal } from './json-rpc-batch.util';
 import { McpHostGuard } from './mcp-host.guard';
 import { McpServerFactory } from './mcp-server.factory';
 import { mcpSdk } from './sdk';
@@ -30,6 +31,11 @@ export class McpController {
 
   @Post()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const refusal = batchRefusal(req);
+    if (refusal) {
+      res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: refusal }, id: null });
+      return;
+    }
     const server = this.servers.create();
     const { StreamableHTTPServerTransport } = mcpSdk();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
