@@ -197,7 +197,7 @@ export const VARIABLES = {
   }),
   mcpRateLimit: variable({
     name: 'SERVICE_MCP_RATE_LIMIT',
-    description: 'MCP requests allowed per minute per token in hosted mode',
+    description: 'MCP calls (JSON-RPC messages, each of a batch counted) allowed per minute per token in hosted mode, over /mcp and /mcp/sse together',
     sensitive: false,
     parse: integer(1, 1_000_000),
     default: 100,
