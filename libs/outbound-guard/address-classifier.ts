@@ -89,7 +89,11 @@ function embeddedIpv4(address: string): string | undefined {
  * read as inet_aton reads them; undefined when `text` is a name, not an address.
  */
 export function canonicalAddress(text: string): string | undefined {
-  const bare = text.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const bare = text
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   if (isIP(bare) === 4) return bare;
   if (isIP(bare) === 6) return new URL(`http://[${bare}]/`).hostname.replace(/^\[|\]$/g, '');
   return parseIpv4Loose(bare);

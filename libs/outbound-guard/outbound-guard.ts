@@ -65,7 +65,11 @@ export class OutboundGuard {
 
   /** Checks `host` (a name or an address in any spelling) and returns the address to connect to. Makes no connection. */
   async check(host: string): Promise<CheckedTarget> {
-    const name = host.trim().replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+    const name = host
+      .trim()
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase()
+      .replace(/\.$/, '');
     if (!name) throw new OutboundRefusedError('no host');
     const literal = canonicalAddress(name);
     let addresses: { address: string; family: number }[];

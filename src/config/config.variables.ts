@@ -223,6 +223,22 @@ export const VARIABLES = {
     parse: integer(1, 1000),
     default: 50,
   }),
+  byodbAllowedHosts: variable({
+    name: 'SERVICE_BYODB_ALLOWED_HOSTS',
+    description:
+      'hosted: comma-separated hosts, addresses or CIDR ranges a tenant may connect as its own database (BYODB) although they are loopback, private, link-local or otherwise internal; empty: only public addresses',
+    sensitive: false,
+    parse: list,
+    default: [] as string[],
+  }),
+  outboundAllowedHosts: variable({
+    name: 'SERVICE_OUTBOUND_ALLOWED_HOSTS',
+    description:
+      'hosted: comma-separated hosts, addresses or CIDR ranges a tenant-chosen HTTP target (notification URL, project OTLP endpoint) may use although they are internal; empty: only public addresses',
+    sensitive: false,
+    parse: list,
+    default: [] as string[],
+  }),
   fileLockTtlS: variable({
     name: 'SERVICE_FILE_LOCK_TTL_SECONDS',
     description: 'how long a file lock lasts unless renewed by claiming the file again',
@@ -277,14 +293,14 @@ export const VARIABLES = {
   }),
   pushBudgetWarning: variable({
     name: 'SERVICE_PUSH_BUDGET_WARNING',
-    description: "monthly publish commands of a tenant after which it gets a dashboard notice and an e-mail (tier 1)",
+    description: 'monthly publish commands of a tenant after which it gets a dashboard notice and an e-mail (tier 1)',
     sensitive: false,
     parse: integer(1, 1_000_000_000),
     default: 500_000,
   }),
   pushBudgetDisable: variable({
     name: 'SERVICE_PUSH_BUDGET_DISABLE',
-    description: "monthly publish commands of a tenant after which its push pauses until next month (tier 2)",
+    description: 'monthly publish commands of a tenant after which its push pauses until next month (tier 2)',
     sensitive: false,
     parse: integer(1, 1_000_000_000),
     default: 1_000_000,
