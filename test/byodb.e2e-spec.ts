@@ -1,3 +1,4 @@
+import { createServer, Server, Socket } from 'node:net';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
@@ -19,7 +20,8 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
     const url = new URL(own.url);
     url.password = PASSWORD;
     ownUrl = url.toString();
-    testApp = await startApp(hostedEnv(shared.url));
+    // The test's Postgres is on loopback, which hosted Baton refuses unless the operator allows it.
+    testApp = await startApp(hostedEnv(shared.url, { SERVICE_BYODB_ALLOWED_HOSTS: '127.0.0.1' }));
   });
   afterAll(async () => {
     await testApp?.close();
@@ -73,7 +75,7 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
     const closedPort = `postgres://postgres:${PASSWORD}@127.0.0.1:1/nothing`;
     const unreachable = await http.post('/workspace/connect-db', { url: closedPort });
     expect(unreachable.status).toBe(400);
-    expect(unreachable.body.code).toBe('DATABASE_UNREACHABLE');
+    expect(unreachable.body.code).toBe('DATABASE_REFUSED');
     expect(unreachable.text).not.toContain(PASSWORD);
     const missingDb = new URL(own.url);
     missingDb.pathname = '/baton_no_such_database';
@@ -90,6 +92,127 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
     const [{ db_url_sealed }] = await shared.query<{ db_url_sealed: string | null }>('SELECT db_url_sealed FROM control.tenants WHERE id = $1', [t.tenant_id]);
     expect(db_url_sealed).toBeNull();
     expect((await http.post('/projects', { name: 'still works' })).status).toBe(201);
+  });
+});
+
+/** A TCP listener on loopback that counts the connections it receives and says nothing (a silent port). */
+async function listener(): Promise<{ server: Server; port: number; connections: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    count += 1;
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    server,
+    port,
+    connections: () => count,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((s) => s.destroy());
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describePostgres('connect-db refuses internal, claimed and control-plane databases alike', () => {
+  let shared: TestDatabase;
+  let own: TestDatabase;
+  let strict: TestApp;
+  let allowing: TestApp;
+  let trap: Awaited<ReturnType<typeof listener>>;
+
+  beforeAll(async () => {
+    shared = await TestDatabase.create();
+    own = await TestDatabase.create('baton_byodb');
+    trap = await listener();
+    strict = await startApp(hostedEnv(shared.url));
+    allowing = await startApp(hostedEnv(shared.url, { SERVICE_BYODB_ALLOWED_HOSTS: '127.0.0.1' }));
+  });
+  afterAll(async () => {
+    await strict?.close();
+    await allowing?.close();
+    await trap?.close();
+    await own?.drop();
+    await shared?.drop();
+  });
+
+  test('no spelling of an internal address reaches it: the listener sees zero connections', async () => {
+    const t = await provisionTenant(strict, 'Scanner');
+    const http = new Http(strict.url, t.token);
+    const hosts = [
+      '127.0.0.1',
+      '2130706433',
+      '0x7f000001',
+      '0x7f.1',
+      '0177.0.0.1',
+      '127.1',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[::1]',
+      'localhost',
+      '169.254.169.254',
+      '10.0.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '[fd00::1]',
+    ];
+    const answers = await Promise.all(hosts.map((host) => http.post('/workspace/connect-db', { url: `postgres://u:p@${host}:${trap.port}/db` })));
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(answers[0].body);
+    }
+    expect(answers[0].body.code).toBe('DATABASE_REFUSED');
+    expect(trap.connections()).toBe(0);
+    // A certificate path or a socket directory in the URL is refused before anything is opened.
+    const params = await http.post('/workspace/connect-db', { url: `postgres://u:p@8.8.8.8/db?sslrootcert=/etc/passwd` });
+    expect(params.body).toEqual(answers[0].body);
+  });
+
+  test('closed, open-and-silent and Postgres-with-bad-credentials ports answer the same refusal', async () => {
+    const t = await provisionTenant(allowing, 'Prober');
+    const http = new Http(allowing.url, t.token);
+    const closed = await listener();
+    const closedPort = closed.port;
+    await closed.close();
+    const pg = new URL(own.url);
+    const before = trap.connections();
+    const [refusedClosed, refusedSilent, refusedAuth, refusedHost] = await Promise.all([
+      http.post('/workspace/connect-db', { url: `postgres://u:p@127.0.0.1:${closedPort}/db` }),
+      http.post('/workspace/connect-db', { url: `postgres://u:p@127.0.0.1:${trap.port}/db` }),
+      http.post('/workspace/connect-db', { url: `postgres://no_such_role_x:p@127.0.0.1:${pg.port || 5432}/${own.name}` }),
+      http.post('/workspace/connect-db', { url: `postgres://u:p@10.0.0.1:${trap.port}/db` }),
+    ]);
+    expect(trap.connections()).toBe(before + 1);
+    for (const res of [refusedClosed, refusedSilent, refusedAuth, refusedHost]) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(refusedClosed.body);
+    }
+    expect(refusedClosed.body).toEqual({ code: 'DATABASE_REFUSED', detail: expect.any(String) });
+  });
+
+  test('a database another workspace connected, and the control-plane database, are refused', async () => {
+    const first = await provisionTenant(allowing, 'First');
+    const second = await provisionTenant(allowing, 'Second');
+    const ok = await new Http(allowing.url, first.token).post('/workspace/connect-db', { url: own.url });
+    expect(ok.status).toBe(200);
+    expect(await own.query('SELECT tenant_id FROM baton.baton_owner')).toEqual([{ tenant_id: first.tenant_id }]);
+    const taken = await new Http(allowing.url, second.token).post('/workspace/connect-db', { url: own.url });
+    expect(taken.status).toBe(400);
+    expect(taken.body.code).toBe('DATABASE_REFUSED');
+    // The first workspace connecting again is fine: the mark is its own.
+    expect((await new Http(allowing.url, first.token).post('/workspace/connect-db', { url: own.url })).status).toBe(200);
+
+    const control = await new Http(allowing.url, second.token).post('/workspace/connect-db', { url: shared.url });
+    expect(control.status).toBe(400);
+    expect(control.body).toEqual(taken.body);
+    expect(await shared.query("SELECT to_regclass('baton.baton_owner') AS t")).toEqual([{ t: null }]);
+    const [{ db_url_sealed }] = await shared.query<{ db_url_sealed: string | null }>('SELECT db_url_sealed FROM control.tenants WHERE id = $1', [second.tenant_id]);
+    expect(db_url_sealed).toBeNull();
   });
 });
 

@@ -5,8 +5,8 @@ export interface ByodbPoolOptions {
   poolSize: number;
   /** Customer databases kept open at once. */
   maxPools: number;
-  /** Builds the TypeORM options for a URL (entities, logging, ...). */
-  dataSourceOptions: (url: string, poolSize: number) => DataSourceOptions;
+  /** Builds the TypeORM options for a URL (entities, logging, the checked address to connect to, ...). */
+  dataSourceOptions: (url: string, poolSize: number) => DataSourceOptions | Promise<DataSourceOptions>;
 }
 
 interface Entry {
@@ -28,7 +28,9 @@ export class ByodbPools {
   async get(tenantId: string, url: () => string): Promise<DataSource> {
     let entry = this.pools.get(tenantId);
     if (!entry) {
-      const ready = new DataSource(this.options.dataSourceOptions(url(), this.options.poolSize)).initialize();
+      const ready = Promise.resolve()
+        .then(() => this.options.dataSourceOptions(url(), this.options.poolSize))
+        .then((options) => new DataSource(options).initialize());
       entry = { ready, lastUsed: Date.now() };
       this.pools.set(tenantId, entry);
       ready.catch(() => this.pools.delete(tenantId));

@@ -1,15 +1,45 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { parse } from 'pg-connection-string';
 import { DataSourceOptions } from 'typeorm';
+import type { CheckedTarget } from '../../libs/outbound-guard';
 import { AppConfig } from '../config/app-config';
 import { CONTROL_ENTITIES } from './control-entities';
 import { TENANT_ENTITIES } from './tenant-entities';
 
-/** Options of a Postgres data source (the shared cluster, or one BYODB database). */
-export function postgresOptions(url: string, poolSize: number, withControlPlane: boolean): DataSourceOptions {
+/** Connection-string parameters a BYODB URL may carry; others (file paths for certificates, a socket `host`) are refused. */
+const BYODB_URL_PARAMETERS = new Set(['ssl', 'sslmode', 'application_name']);
+
+/** The host a BYODB URL names, for the outbound guard; throws on parameters Baton does not accept there. */
+export function byodbHost(url: string): string {
+  const parsed = new URL(url);
+  for (const key of parsed.searchParams.keys()) {
+    if (!BYODB_URL_PARAMETERS.has(key)) throw new Error(`the connection parameter ${key} is not accepted`);
+  }
+  const host = parse(url).host;
+  if (!host || host.startsWith('/')) throw new Error('the URL names no network host');
+  return host;
+}
+
+/**
+ * Connection fields of `url` sent to the checked address rather than to the
+ * name: the name stays the TLS server name, so the certificate is still
+ * verified against it, while DNS is not asked again.
+ */
+function pinnedConnection(url: string, target: CheckedTarget): Record<string, unknown> {
+  const { host: _name, ssl, ...rest } = parse(url);
+  const pinnedSsl = ssl ? { ...(typeof ssl === 'object' ? ssl : {}), servername: target.host } : ssl;
+  return { ...rest, host: target.address, ssl: pinnedSsl, connectionString: undefined };
+}
+
+/**
+ * Options of a Postgres data source (the shared cluster, or one BYODB database).
+ * With `pinned` (BYODB), the connection goes to the address the outbound guard checked.
+ */
+export function postgresOptions(url: string, poolSize: number, withControlPlane: boolean, pinned?: CheckedTarget, connectTimeoutMs = 5000): DataSourceOptions {
   return {
     type: 'postgres',
-    url,
+    ...(pinned ? {} : { url }),
     entities: withControlPlane ? [...TENANT_ENTITIES, ...CONTROL_ENTITIES] : TENANT_ENTITIES,
     synchronize: false,
     migrationsRun: false,
@@ -17,8 +47,9 @@ export function postgresOptions(url: string, poolSize: number, withControlPlane:
     logging: false,
     poolSize,
     extra: {
+      ...(pinned ? pinnedConnection(url, pinned) : {}),
       max: poolSize,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: connectTimeoutMs,
       idleTimeoutMillis: 30000,
       application_name: 'baton',
     },

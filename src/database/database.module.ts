@@ -1,10 +1,12 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { OutboundGuard } from '../../libs/outbound-guard';
 import { ByodbPools, SecretBox, TenantDb } from '../../libs/tenancy';
+import { BYODB_GUARD } from '../common/outbound/outbound-guards';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { migrateSharedDatabase } from './database-migrator';
-import { postgresOptions, sharedDataSourceOptions } from './data-source-options';
+import { byodbHost, postgresOptions, sharedDataSourceOptions } from './data-source-options';
 
 export const SHARED_DATA_SOURCE = Symbol('SHARED_DATA_SOURCE');
 export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
@@ -28,19 +30,19 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
     },
     {
       provide: ByodbPools,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) =>
+      inject: [APP_CONFIG, BYODB_GUARD],
+      useFactory: (config: AppConfig, guard: OutboundGuard) =>
         new ByodbPools({
           poolSize: config.byodbPoolSize,
           maxPools: config.byodbMaxPools,
-          dataSourceOptions: (url, size) => postgresOptions(url, size, false),
+          // Checked again at every opening: what the name resolves to may have changed since connect-db.
+          dataSourceOptions: async (url, size) => postgresOptions(url, size, false, await guard.check(byodbHost(url))),
         }),
     },
     {
       provide: TenantDb,
       inject: [SHARED_DATA_SOURCE, APP_CONFIG, ByodbPools, CONNECTION_SECRET_BOX],
-      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) =>
-        new TenantDb(source, config.databaseType, pools, box),
+      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) => new TenantDb(source, config.databaseType, pools, box),
     },
   ],
   exports: [SHARED_DATA_SOURCE, CONNECTION_SECRET_BOX, ByodbPools, TenantDb],

@@ -2,7 +2,7 @@ import { assertUnreachable, DomainError } from '../../common/errors/domain-error
 
 export enum TenantErrorCode {
   NotHosted = 'NOT_HOSTED',
-  DatabaseUnreachable = 'DATABASE_UNREACHABLE',
+  DatabaseRefused = 'DATABASE_REFUSED',
   WorkspaceNotEmpty = 'WORKSPACE_NOT_EMPTY',
   TenantNotFound = 'TENANT_NOT_FOUND',
 }
@@ -12,8 +12,17 @@ export class TenantError extends DomainError<TenantErrorCode> {
     return new TenantError(TenantErrorCode.NotHosted, `${what} is only available in hosted mode`);
   }
 
-  static databaseUnreachable(reason: string, cause?: unknown) {
-    return new TenantError(TenantErrorCode.DatabaseUnreachable, `could not use the database: ${reason}`, { cause });
+  /**
+   * The one answer to a database Baton will not use, whatever the reason (host
+   * refused, port closed, open or silent, bad credentials, claimed by another
+   * workspace): telling them apart would let a tenant scan what Baton can reach.
+   */
+  static databaseRefused(cause?: unknown) {
+    return new TenantError(
+      TenantErrorCode.DatabaseRefused,
+      'Baton could not use this database: it must be a Postgres server on a public address that accepts these credentials, and not already connected to another workspace',
+      { cause },
+    );
   }
 
   static workspaceNotEmpty(projects: number) {
@@ -31,7 +40,7 @@ export class TenantError extends DomainError<TenantErrorCode> {
     switch (this.code) {
       case TenantErrorCode.NotHosted:
         return 400;
-      case TenantErrorCode.DatabaseUnreachable:
+      case TenantErrorCode.DatabaseRefused:
         return 400;
       case TenantErrorCode.WorkspaceNotEmpty:
         return 409;

@@ -17,19 +17,27 @@ import {
   TenantContext,
   TenantDb,
 } from '../../../libs/tenancy';
+import { OutboundGuard } from '../../../libs/outbound-guard';
 import { redactSecrets } from '../../../libs/secrets';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { BYODB_GUARD } from '../../common/outbound/outbound-guards';
 import { CONNECTION_SECRET_BOX, SHARED_DATA_SOURCE } from '../../database/database.module';
 import { MIGRATION_LOCK } from '../../database/database-migrator';
-import { postgresOptions } from '../../database/data-source-options';
+import { byodbHost, postgresOptions } from '../../database/data-source-options';
 import { generateApiToken, hashApiToken } from './api-token.util';
 import { ApiTokenRecord } from './api-token.entity';
 import { localTenant } from './local-tenant';
 import { TenantResolver } from './tenant-resolver.service';
 import { TenantRecord } from './tenant.entity';
 import { TenantError } from './tenants.errors';
+
+/** How long connect-db waits for a database to answer; a refusal never comes sooner, so its timing tells nothing either. */
+const BYODB_CONNECT_TIMEOUT_MS = 5000;
+
+/** The one-row table in a BYODB database's `baton` schema naming the workspace that owns it. */
+const OWNER_TABLE = 'baton_owner';
 
 export interface ProvisionedTenant {
   tenant_id: string;
@@ -52,7 +60,11 @@ export class TenantsService {
     private readonly pools: ByodbPools,
     private readonly tenantDb: TenantDb,
     private readonly resolver: TenantResolver,
+    @Inject(BYODB_GUARD) private readonly byodbGuard: OutboundGuard,
   ) {}
+
+  /** `system_identifier` and database name of the control plane, read once. */
+  private controlIdentity?: Promise<string>;
 
   /** Creates a tenant with its own schema and role, migrated, and a first API token. */
   async provision(name: string): Promise<ProvisionedTenant> {
@@ -114,9 +126,7 @@ export class TenantsService {
   /** Revokes a token by its value; later requests with it answer 401. */
   async revokeToken(token: string): Promise<boolean> {
     const hash = hashApiToken(token);
-    const result = await this.source
-      .getRepository(ApiTokenRecord)
-      .update({ token_hash: hash, revoked_at: IsNull() }, { revoked_at: new Date() });
+    const result = await this.source.getRepository(ApiTokenRecord).update({ token_hash: hash, revoked_at: IsNull() }, { revoked_at: new Date() });
     this.resolver.forgetToken(hash);
     return (result.affected ?? 0) > 0;
   }
@@ -152,11 +162,17 @@ export class TenantsService {
     });
     if (projects > 0 && !tenant.byodbUrlEncrypted) throw TenantError.workspaceNotEmpty(projects);
 
-    await this.migrateOwnDatabase(url);
-    await this.source.getRepository(TenantRecord).update(
-      { id: tenant.tenantId },
-      { db_url_sealed: this.secretBox.seal(url), migrated_to: latestMigrationName(TENANT_MIGRATIONS), updated_at: new Date() },
-    );
+    const started = Date.now();
+    try {
+      await this.migrateOwnDatabase(url, tenant.tenantId);
+    } catch (error) {
+      // Every refusal takes at least the connect timeout, whatever its cause.
+      await new Promise((r) => setTimeout(r, Math.max(0, started + BYODB_CONNECT_TIMEOUT_MS - Date.now())));
+      throw error;
+    }
+    await this.source
+      .getRepository(TenantRecord)
+      .update({ id: tenant.tenantId }, { db_url_sealed: this.secretBox.seal(url), migrated_to: latestMigrationName(TENANT_MIGRATIONS), updated_at: new Date() });
     this.resolver.forgetTenant(tenant.tenantId);
     await this.pools.close(tenant.tenantId);
     this.logger.log({ msg: 'tenant connected its own database', tenant_id: tenant.tenantId });
@@ -171,7 +187,7 @@ export class TenantsService {
     let upgraded = 0;
     for (const tenant of stale) {
       try {
-        if (tenant.db_url_sealed) await this.migrateOwnDatabase(this.secretBox.open(tenant.db_url_sealed));
+        if (tenant.db_url_sealed) await this.migrateOwnDatabase(this.secretBox.open(tenant.db_url_sealed), tenant.id);
         else await this.migrateSharedSchema(tenant);
         await this.source.getRepository(TenantRecord).update({ id: tenant.id }, { migrated_to: latest, updated_at: new Date() });
         upgraded += 1;
@@ -229,24 +245,54 @@ export class TenantsService {
     }
   }
 
-  private async migrateOwnDatabase(url: string) {
+  /**
+   * Opens the tenant's own database at the address the outbound guard checked,
+   * refuses Baton's own control-plane database and a database another
+   * workspace has claimed, claims it for `tenantId`, and migrates schema
+   * `baton` there. Any failure is the one uniform refusal; the real reason is
+   * logged for the operator, without the URL.
+   */
+  private async migrateOwnDatabase(url: string, tenantId: string) {
     let own: DataSource | undefined;
     try {
-      own = await new DataSource(postgresOptions(url, 1, false)).initialize();
+      const target = await this.byodbGuard.check(byodbHost(url));
+      own = await new DataSource(postgresOptions(url, 1, false, target, BYODB_CONNECT_TIMEOUT_MS)).initialize();
       const runner = own.createQueryRunner();
       try {
         await runner.connect();
+        if ((await this.identityOf(runner)) === (await this.controlPlaneIdentity())) throw new Error("the database is Baton's control plane");
         await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(BYODB_SCHEMA)}`);
+        const owner = `${quoteIdent(BYODB_SCHEMA)}.${quoteIdent(OWNER_TABLE)}`;
+        await runner.query(
+          `CREATE TABLE IF NOT EXISTS ${owner} (only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row), tenant_id text NOT NULL, claimed_at timestamptz NOT NULL DEFAULT now())`,
+        );
+        // One row at most: of two workspaces claiming one database at once, the second insert does nothing and sees the first.
+        await runner.query(`INSERT INTO ${owner} (tenant_id) VALUES ($1) ON CONFLICT (only_row) DO NOTHING`, [tenantId]);
+        const [claim] = (await runner.query(`SELECT tenant_id FROM ${owner}`)) as { tenant_id: string }[];
+        if (claim?.tenant_id !== tenantId) throw new Error('the database is claimed by another workspace');
         await runMigrations(runner, TENANT_MIGRATIONS, { dialect: 'postgres', schema: BYODB_SCHEMA, role: null });
       } finally {
         await runner.release();
       }
     } catch (error) {
       const reason = redactSecrets((error as Error).message ?? String(error)).replace(url, '[url]');
-      throw TenantError.databaseUnreachable(reason, error);
+      this.logger.warn({ msg: 'tenant database refused', tenant_id: tenantId, reason });
+      throw TenantError.databaseRefused(error);
     } finally {
       if (own?.isInitialized) await own.destroy().catch(() => undefined);
     }
+  }
+
+  /** Which server and database a connection reaches: the cluster's system identifier and the database name. */
+  private async identityOf(runner: { query: (sql: string) => Promise<unknown> }): Promise<string> {
+    const rows = (await runner.query('SELECT (SELECT system_identifier FROM pg_control_system())::text AS id, current_database() AS db')) as { id: string; db: string }[];
+    return `${rows[0].id}/${rows[0].db}`;
+  }
+
+  private controlPlaneIdentity(): Promise<string> {
+    this.controlIdentity ??= this.identityOf(this.source);
+    this.controlIdentity.catch(() => (this.controlIdentity = undefined));
+    return this.controlIdentity;
   }
 
   private requireHosted(what: string) {
