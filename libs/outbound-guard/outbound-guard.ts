@@ -20,6 +20,8 @@ export interface CheckedTarget {
   host: string;
   address: string;
   family: 4 | 6;
+  /** Every address the name resolved to, all checked (for clients that try each family in turn). */
+  addresses: { address: string; family: 4 | 6 }[];
 }
 
 /** A target the guard refused; `reason` is for logs and the operator, not necessarily for the tenant. */
@@ -92,7 +94,8 @@ export class OutboundGuard {
         }
       }
     }
-    return { host: name, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
+    const checked = addresses.map((a) => ({ address: a.address, family: a.family === 6 ? (6 as const) : (4 as const) }));
+    return { host: name, address: checked[0].address, family: checked[0].family, addresses: checked };
   }
 
   /** Checks the host of an http(s) URL; refuses other schemes. */
@@ -110,7 +113,7 @@ export class OutboundGuard {
 export function pinnedLookup(target: CheckedTarget): LookupFunction {
   return (_host, options, callback) => {
     if ((options as { all?: boolean }).all) {
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, target.addresses);
     } else {
       callback(null, target.address, target.family);
     }

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { OutboundGuard, OutboundRefusedError } from '../../../libs/outbound-guard';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { RequestError } from '../../common/errors/request-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { HTTP_OUTBOUND_GUARD } from '../../common/outbound/outbound-guards';
 import { requireProject } from '../projects/require-project.util';
 import { UpdateNotifySettingsDto } from './dto/update-notify-settings.dto';
 import { EmailOutcome, EmailSender } from './email.sender';
@@ -11,7 +13,6 @@ import { NotificationMessage, ntfyHeaders } from './notification.message';
 import { NotificationError } from './notifications.errors';
 import { NotifySettings } from './notify-settings.entity';
 import { DeliveryOutcome, postJson } from './outbound-webhook';
-import { resolvePublicTarget, UnsafeTargetError } from './ssrf-guard.util';
 
 export interface NotifySettingsView {
   project_id: string;
@@ -28,9 +29,10 @@ export interface NotifyResult {
  * Where a project's notifications go, and sending them: a JSON POST to the
  * notify URL and/or an e-mail to the notify address. Sending never blocks or
  * fails the request that caused it (`dispatch` runs in the background with
- * deadlines and bounded retries). In hosted mode a notify URL must resolve to
- * public addresses only: checked when it is saved and again, after DNS
- * resolution, before every delivery, which connects to the checked address.
+ * deadlines and bounded retries). In hosted mode a notify URL passes the
+ * outbound guard: checked when it is saved and again before every delivery,
+ * which connects to the checked address (`SERVICE_OUTBOUND_ALLOWED_HOSTS`
+ * permits internal ones).
  */
 @Injectable()
 export class NotificationsService implements OnApplicationShutdown {
@@ -42,6 +44,7 @@ export class NotificationsService implements OnApplicationShutdown {
     private readonly clock: Clock,
     private readonly email: EmailSender,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HTTP_OUTBOUND_GUARD) private readonly guard: OutboundGuard,
   ) {}
 
   async getSettings(projectId: string): Promise<NotifySettingsView> {
@@ -95,7 +98,7 @@ export class NotificationsService implements OnApplicationShutdown {
 
   /** Posts an operator alert to `url` (operator configuration: not subject to the tenant target check). */
   async postOperatorAlert(url: string, message: NotificationMessage): Promise<DeliveryOutcome> {
-    const result = await postJson(url, message, { publicOnly: false, timeoutMs: this.config.notifyTimeoutMs, headers: ntfyHeaders(message, 'urgent') });
+    const result = await postJson(url, message, { timeoutMs: this.config.notifyTimeoutMs, headers: ntfyHeaders(message, 'urgent') });
     return result.outcome;
   }
 
@@ -107,14 +110,12 @@ export class NotificationsService implements OnApplicationShutdown {
     const [url, email] = await Promise.all([
       settings.notify_url
         ? postJson(settings.notify_url, message, {
-            publicOnly: this.config.isHosted,
+            guard: this.guard,
             timeoutMs: this.config.notifyTimeoutMs,
             headers: ntfyHeaders(message, priority),
           }).then((r) => r.outcome)
         : Promise.resolve('not_configured' as const),
-      settings.notify_email
-        ? this.email.send({ to: settings.notify_email, subject: message.title, text: message.body })
-        : Promise.resolve('not_configured' as const),
+      settings.notify_email ? this.email.send({ to: settings.notify_email, subject: message.title, text: message.body }) : Promise.resolve('not_configured' as const),
     ]);
     return { url, email };
   }
@@ -128,11 +129,11 @@ export class NotificationsService implements OnApplicationShutdown {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw RequestError.invalidInput('notify_url must be an http(s) URL');
     if (url.username || url.password) throw RequestError.invalidInput('notify_url must not carry credentials');
-    if (this.config.isHosted) {
+    if (this.guard.enforcing) {
       try {
-        await resolvePublicTarget(url);
+        await this.guard.checkUrl(url);
       } catch (error) {
-        if (error instanceof UnsafeTargetError) throw NotificationError.targetRefused(error.reason);
+        if (error instanceof OutboundRefusedError) throw NotificationError.targetRefused(error.reason);
         throw error;
       }
     }

@@ -1,13 +1,12 @@
 import { request as httpRequest, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { resolvePublicTarget, UnsafeTargetError } from './ssrf-guard.util';
+import { CheckedTarget, OutboundGuard, OutboundRefusedError, pinnedLookup } from '../../../libs/outbound-guard';
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'refused';
 
 export interface WebhookOptions {
-  /** Hosted mode: refuse internal targets (checked after DNS resolution) and pin the checked address. */
-  publicOnly: boolean;
+  /** A tenant-chosen URL passes this guard (refused when internal in hosted mode) and the request goes to the address it checked; none for the operator's own targets. */
+  guard?: OutboundGuard;
   timeoutMs: number;
   attempts?: number;
   headers?: Record<string, string>;
@@ -29,12 +28,12 @@ export async function postJson(url: string, body: unknown, options: WebhookOptio
     return { outcome: 'refused', reason: 'not a URL' };
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { outcome: 'refused', reason: 'not an http(s) URL' };
-  let pinned: { address: string; family: 4 | 6 } | undefined;
-  if (options.publicOnly) {
+  let pinned: CheckedTarget | undefined;
+  if (options.guard) {
     try {
-      pinned = await resolvePublicTarget(parsed);
+      pinned = await options.guard.checkUrl(parsed);
     } catch (error) {
-      if (error instanceof UnsafeTargetError) return { outcome: 'refused', reason: error.reason };
+      if (error instanceof OutboundRefusedError) return { outcome: 'refused', reason: error.reason };
       throw error;
     }
   }
@@ -51,14 +50,9 @@ export async function postJson(url: string, body: unknown, options: WebhookOptio
   return { outcome: 'failed', ...last };
 }
 
-function once(url: URL, payload: Buffer, options: WebhookOptions, pinned?: { address: string; family: 4 | 6 }): Promise<{ status?: number; reason?: string }> {
+function once(url: URL, payload: Buffer, options: WebhookOptions, pinned?: CheckedTarget): Promise<{ status?: number; reason?: string }> {
   return new Promise((resolve) => {
-    const lookup: LookupFunction | undefined = pinned
-      ? (_host, opts, callback) => {
-          if ((opts as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-          else callback(null, pinned.address, pinned.family);
-        }
-      : undefined;
+    const lookup = pinned ? pinnedLookup(pinned) : undefined;
     const requestOptions: RequestOptions = {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'baton-notifications', ...options.headers },
