@@ -1,9 +1,9 @@
-import { createServer, Server, Socket } from 'node:net';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
+import { startTcpTrap, TcpTrap } from './support/tcp-trap';
 import { tenantClient } from './support/tenant-client';
-import { hostedEnv, startApp, TestApp } from './support/test-app';
+import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
 
 const PASSWORD = 'byodb-Secret-9f3k';
 
@@ -95,40 +95,17 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
   });
 });
 
-/** A TCP listener on loopback that counts the connections it receives and says nothing (a silent port). */
-async function listener(): Promise<{ server: Server; port: number; connections: () => number; close: () => Promise<void> }> {
-  let count = 0;
-  const sockets: Socket[] = [];
-  const server = createServer((socket) => {
-    count += 1;
-    sockets.push(socket);
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    server,
-    port,
-    connections: () => count,
-    close: () =>
-      new Promise<void>((resolve) => {
-        sockets.forEach((s) => s.destroy());
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describePostgres('connect-db refuses internal, claimed and control-plane databases alike', () => {
   let shared: TestDatabase;
   let own: TestDatabase;
   let strict: TestApp;
   let allowing: TestApp;
-  let trap: Awaited<ReturnType<typeof listener>>;
+  let trap: TcpTrap;
 
   beforeAll(async () => {
     shared = await TestDatabase.create();
     own = await TestDatabase.create('baton_byodb');
-    trap = await listener();
+    trap = await startTcpTrap();
     strict = await startApp(hostedEnv(shared.url));
     allowing = await startApp(hostedEnv(shared.url, { SERVICE_BYODB_ALLOWED_HOSTS: '127.0.0.1' }));
   });
@@ -176,7 +153,7 @@ describePostgres('connect-db refuses internal, claimed and control-plane databas
   test('closed, open-and-silent and Postgres-with-bad-credentials ports answer the same refusal', async () => {
     const t = await provisionTenant(allowing, 'Prober');
     const http = new Http(allowing.url, t.token);
-    const closed = await listener();
+    const closed = await startTcpTrap();
     const closedPort = closed.port;
     await closed.close();
     const pg = new URL(own.url);
