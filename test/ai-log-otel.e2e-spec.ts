@@ -119,7 +119,13 @@ describe.each(eachBackend())('AI-log OTLP export on %s', (_name, backend) => {
     expect(JSON.stringify(request.records)).not.toContain(token);
 
     const status = await callTool(client, 'get_ai_log_export_status', { project_id: p });
-    expect(status.value.config).toMatchObject({ enabled: true, endpoint_source: 'SERVICE_AI_LOG_OTEL_ENDPOINT', header_names: ['authorization', 'x-collector-tenant'], service_name: 'baton-e2e', sink_hint: true });
+    expect(status.value.config).toMatchObject({
+      enabled: true,
+      endpoint_source: 'SERVICE_AI_LOG_OTEL_ENDPOINT',
+      header_names: ['authorization', 'x-collector-tenant'],
+      service_name: 'baton-e2e',
+      sink_hint: true,
+    });
     expect(status.text).not.toContain(COLLECTOR_CREDENTIAL.split(' ')[1]);
   });
 
@@ -171,10 +177,7 @@ describe.each(eachBackend())('AI-log OTLP export on %s', (_name, backend) => {
 
     await callTool(client, 'set_ai_log_export_config', { project_id: p, enabled: true });
     receiver.behaviour = () => ({ status: 200, delayMs: 400 });
-    const [a, b] = await Promise.all([
-      callTool(client, 'export_ai_log_otel', { project_id: p }),
-      callTool(client, 'export_ai_log_otel', { project_id: p }),
-    ]);
+    const [a, b] = await Promise.all([callTool(client, 'export_ai_log_otel', { project_id: p }), callTool(client, 'export_ai_log_otel', { project_id: p })]);
     expect([a.value.status, b.value.status].sort()).toEqual(['busy', 'ok']);
     const sent = ofProject(receiver.accepted, p);
     expect(new Set(sent.map((r) => r.attributes['baton.event.id'])).size).toBe(sent.length);
@@ -197,7 +200,7 @@ describe.each(eachBackend())('AI-log OTLP export on %s', (_name, backend) => {
 
   test("a project's endpoint is only the last fallback: the operator's endpoint wins", async () => {
     const p = await newProject();
-    const set = await callTool(client, 'set_ai_log_export_config', { project_id: p, endpoint: 'http://127.0.0.1:9/v1/logs', service_name: 'billing-app' });
+    const set = await callTool(client, 'set_ai_log_export_config', { project_id: p, endpoint: 'http://93.184.216.34:9/v1/logs', service_name: 'billing-app' });
     expect(set.value).toMatchObject({ endpoint: receiver.endpoint, endpoint_source: 'SERVICE_AI_LOG_OTEL_ENDPOINT', service_name: 'billing-app', service_name_source: 'project' });
     await seedToolCalls(run.testApp, run.token, p, 2);
     const before = receiver.accepted.length;

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { OtlpLibrary } from './loader';
 
@@ -22,6 +23,8 @@ export interface ExportTarget {
   resource: Record<string, string>;
   /** Instrumentation scope of every record. */
   scope: { name: string; version: string };
+  /** Answers the connection's DNS query (the address an outbound guard checked); the system resolver when absent. */
+  lookup?: LookupFunction;
 }
 
 export type SendOutcome = { ok: true } | { ok: false; error: string };
@@ -88,6 +91,7 @@ export class OtlpChunkSender {
         // Room for a request that outlived its attempt (a slow answer): it must not block the retry.
         concurrencyLimit: 8,
         compression: 'none' as never,
+        ...(this.target.lookup ? { httpAgentOptions: { keepAlive: true, lookup: this.target.lookup } as never } : {}),
       });
       pinTransport(exporter, this.target.headers);
       this.exporters.set(timeoutMillis, exporter);

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { checkEndpoint, effectiveNumbers, ExportNumbers, logsEndpointFromBase } from '../../../libs/otel-export/settings';
+import { OutboundGuard, OutboundRefusedError } from '../../../libs/outbound-guard';
 import { findSecret, redactSecrets } from '../../../libs/secrets';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { RequestError } from '../../common/errors/request-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { HTTP_OUTBOUND_GUARD } from '../../common/outbound/outbound-guards';
 import { requireProject } from '../projects/require-project.util';
 import { AiLogExportConfig } from './ai-log-export-config.entity';
 import { AiLogError } from './ai-log.errors';
@@ -51,7 +53,8 @@ export const SINK_HINT_VALUE = 'tracecollector';
  * it: the operator's master switch first; the endpoint from
  * SERVICE_AI_LOG_OTEL_ENDPOINT, then OTEL_EXPORTER_OTLP_LOGS_ENDPOINT, then
  * OTEL_EXPORTER_OTLP_ENDPOINT + /v1/logs, then the project's override; headers
- * from SERVICE_AI_LOG_OTEL_HEADERS, then OTEL_EXPORTER_OTLP_HEADERS; the
+ * from SERVICE_AI_LOG_OTEL_HEADERS, then OTEL_EXPORTER_OTLP_HEADERS, sent only
+ * to an endpoint the operator set (never to the project's); the
  * numbers of §8 clamped. Also stores a project's own settings, which never
  * turn export on and never hold a credential.
  */
@@ -61,6 +64,7 @@ export class AiLogExportConfigService {
     private readonly db: TenantDb,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HTTP_OUTBOUND_GUARD) private readonly guard: OutboundGuard,
   ) {}
 
   /** The configuration of a project (or, for null, of the events that belong to no project). */
@@ -84,8 +88,10 @@ export class AiLogExportConfigService {
       ['OTEL_SERVICE_NAME', c.otelServiceName],
     ];
     const [nameSource, serviceName] = names.find(([, value]) => Boolean(value)) ?? ['default' as const, 'service'];
-    const headersSource = c.aiLogOtelHeaders ? 'SERVICE_AI_LOG_OTEL_HEADERS' : c.otelHeaders ? 'OTEL_EXPORTER_OTLP_HEADERS' : null;
-    const headers = c.aiLogOtelHeaders ?? c.otelHeaders ?? {};
+    // The operator's headers are the collector's credential: they go to the operator's endpoint only, never to one a project chose.
+    const toOperator = endpointSource !== 'project';
+    const headersSource = !toOperator ? null : c.aiLogOtelHeaders ? 'SERVICE_AI_LOG_OTEL_HEADERS' : c.otelHeaders ? 'OTEL_EXPORTER_OTLP_HEADERS' : null;
+    const headers = toOperator ? (c.aiLogOtelHeaders ?? c.otelHeaders ?? {}) : {};
     const numbers = effectiveNumbers({
       batchSize: c.aiLogOtelBatchSize,
       chunkSize: c.aiLogOtelChunkSize,
@@ -131,6 +137,14 @@ export class AiLogExportConfigService {
     if ((input.enabled as boolean | null | undefined) === null) throw RequestError.invalidInput('enabled must be true or false');
     if (input.enabled === true && !this.config.aiLogOtelEnabled) throw AiLogError.exportDisabledByOperator();
     const endpoint = input.endpoint === undefined || input.endpoint === null ? input.endpoint : projectEndpoint(input.endpoint);
+    if (endpoint && this.guard.enforcing) {
+      try {
+        await this.guard.checkUrl(new URL(endpoint));
+      } catch (error) {
+        if (error instanceof OutboundRefusedError) throw AiLogError.endpointRefused(error.reason);
+        throw error;
+      }
+    }
     const serviceName = input.service_name === undefined || input.service_name === null ? input.service_name : projectServiceName(input.service_name);
     return this.db.transaction(async (m) => {
       await requireProject(m, input.project_id);

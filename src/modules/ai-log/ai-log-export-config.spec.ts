@@ -1,10 +1,12 @@
+import { OutboundGuard } from '../../../libs/outbound-guard';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { ConfigError, loadConfig } from '../../config/app-config';
 import { AiLogExportConfig } from './ai-log-export-config.entity';
 import { AiLogExportConfigService } from './ai-log-export-config.service';
 
-const resolver = (env: Record<string, string>) => new AiLogExportConfigService(undefined as unknown as TenantDb, new Clock(), loadConfig(env, '/tmp'));
+const resolver = (env: Record<string, string>) =>
+  new AiLogExportConfigService(undefined as unknown as TenantDb, new Clock(), loadConfig(env, '/tmp'), new OutboundGuard({ enforce: false, allowedHosts: [] }));
 const override = (fields: Partial<AiLogExportConfig>): AiLogExportConfig => ({
   project_id: '00000000-0000-4000-8000-000000000001',
   otlp_endpoint: null,
@@ -45,7 +47,10 @@ describe('AI-log export configuration (service spec §6 and §8)', () => {
   });
 
   test('the chunk size is never above the batch size', () => {
-    expect(resolver({ SERVICE_AI_LOG_OTEL_BATCH_SIZE: '20', SERVICE_AI_LOG_OTEL_CHUNK_SIZE: '50' }).resolveWith(null).view.settings).toMatchObject({ batch_size: 20, chunk_size: 20 });
+    expect(resolver({ SERVICE_AI_LOG_OTEL_BATCH_SIZE: '20', SERVICE_AI_LOG_OTEL_CHUNK_SIZE: '50' }).resolveWith(null).view.settings).toMatchObject({
+      batch_size: 20,
+      chunk_size: 20,
+    });
   });
 
   test('a value that is not a number stops the boot, naming the variable', () => {
@@ -64,9 +69,27 @@ describe('AI-log export configuration (service spec §6 and §8)', () => {
   });
 
   const chain: [string, Record<string, string>, Partial<AiLogExportConfig> | null, string | null, string | null][] = [
-    ['the service variable first', { SERVICE_AI_LOG_OTEL_ENDPOINT: 'http://a:4318/v1/logs', OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: 'http://b:4318/v1/logs', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, { otlp_endpoint: 'http://p:4318/v1/logs' }, 'http://a:4318/v1/logs', 'SERVICE_AI_LOG_OTEL_ENDPOINT'],
-    ['then the standard logs endpoint', { OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: 'http://b:4318/v1/logs', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }, { otlp_endpoint: 'http://p:4318/v1/logs' }, 'http://b:4318/v1/logs', 'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT'],
-    ['then the standard base endpoint plus /v1/logs', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' }, { otlp_endpoint: 'http://p:4318/v1/logs' }, 'http://c:4318/v1/logs', 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [
+      'the service variable first',
+      { SERVICE_AI_LOG_OTEL_ENDPOINT: 'http://a:4318/v1/logs', OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: 'http://b:4318/v1/logs', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' },
+      { otlp_endpoint: 'http://p:4318/v1/logs' },
+      'http://a:4318/v1/logs',
+      'SERVICE_AI_LOG_OTEL_ENDPOINT',
+    ],
+    [
+      'then the standard logs endpoint',
+      { OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: 'http://b:4318/v1/logs', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' },
+      { otlp_endpoint: 'http://p:4318/v1/logs' },
+      'http://b:4318/v1/logs',
+      'OTEL_EXPORTER_OTLP_LOGS_ENDPOINT',
+    ],
+    [
+      'then the standard base endpoint plus /v1/logs',
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/' },
+      { otlp_endpoint: 'http://p:4318/v1/logs' },
+      'http://c:4318/v1/logs',
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+    ],
     ["then the project's override", {}, { otlp_endpoint: 'http://p:4318/v1/logs' }, 'http://p:4318/v1/logs', 'project'],
     ['else none', {}, null, null, null],
   ];
@@ -96,6 +119,17 @@ describe('AI-log export configuration (service spec §6 and §8)', () => {
     expect(fallback.headers).toEqual({ 'x-other': 'two' });
     expect(fallback.view.headers_source).toBe('OTEL_EXPORTER_OTLP_HEADERS');
     expect(resolver({}).resolveWith(null).view).toMatchObject({ headers_configured: false, header_names: [], headers_source: null });
+  });
+
+  test("the operator's headers are never sent to a project's own endpoint", () => {
+    const env = { SERVICE_AI_LOG_OTEL_HEADERS: 'authorization=Bearer%20one', OTEL_EXPORTER_OTLP_HEADERS: 'x-other=two' };
+    const toProject = resolver(env).resolveWith(override({ otlp_endpoint: 'https://tenant.example/v1/logs' }));
+    expect(toProject.view).toMatchObject({ endpoint_source: 'project', headers_configured: false, header_names: [], headers_source: null });
+    expect(toProject.headers).toEqual({});
+    const toOperator = resolver({ ...env, SERVICE_AI_LOG_OTEL_ENDPOINT: 'https://collector.example/v1/logs' }).resolveWith(
+      override({ otlp_endpoint: 'https://tenant.example/v1/logs' }),
+    );
+    expect(toOperator.headers).toEqual({ authorization: 'Bearer one' });
   });
 
   test("the operator's switch wins over a project's; a project can only switch its own export off", () => {

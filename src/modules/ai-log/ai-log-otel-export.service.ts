@@ -1,10 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createOtlpSender, ExportPassResult, runExportPass } from '../../../libs/otel-export/export-pass';
+import type { LookupFunction } from 'node:net';
+import { OutboundGuard, OutboundRefusedError, pinnedLookup } from '../../../libs/outbound-guard';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { HTTP_OUTBOUND_GUARD } from '../../common/outbound/outbound-guards';
 import { requireProject } from '../projects/require-project.util';
 import { AiLogExportConfigService, EffectiveExportConfig, SINK_HINT_VALUE } from './ai-log-export-config.service';
 import { AiLogExportStateStore, ExportScope, ExportStateView, scopeOf } from './ai-log-export-state.store';
@@ -12,7 +15,7 @@ import { toExportRecord } from './ai-log-otel-record.util';
 import { AiLogRecorder } from './ai-log-recorder.service';
 import { OtlpLibraryLoader } from './otlp-library.loader';
 
-export type ExportStatus = 'ok' | 'degraded' | 'disabled' | 'unavailable' | 'not_configured' | 'busy';
+export type ExportStatus = 'ok' | 'degraded' | 'disabled' | 'unavailable' | 'not_configured' | 'busy' | 'refused';
 
 /** What export_ai_log_otel answers. */
 export interface OtelExportOutcome extends Partial<Omit<ExportPassResult, 'status' | 'reason'>> {
@@ -58,6 +61,7 @@ export class AiLogOtelExportService {
     private readonly state: AiLogExportStateStore,
     private readonly loader: OtlpLibraryLoader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(HTTP_OUTBOUND_GUARD) private readonly guard: OutboundGuard,
   ) {}
 
   /** One export pass for a project (or, without one, for the events that belong to no project). */
@@ -71,7 +75,22 @@ export class AiLogOtelExportService {
     const { view } = resolved;
     if (!view.enabled) {
       const status = view.disabled_reason === 'no_endpoint' ? 'not_configured' : 'disabled';
-      return this.without(scope, status, view.disabled_reason === 'operator' ? 'disabled by the operator' : view.disabled_reason === 'project' ? 'disabled for this project' : 'no endpoint configured', null);
+      return this.without(
+        scope,
+        status,
+        view.disabled_reason === 'operator' ? 'disabled by the operator' : view.disabled_reason === 'project' ? 'disabled for this project' : 'no endpoint configured',
+        null,
+      );
+    }
+    // A project's own endpoint passes the outbound guard and is reached at the checked address; the operator's is trusted as configured.
+    let lookup: LookupFunction | undefined;
+    if (view.endpoint_source === 'project') {
+      try {
+        lookup = pinnedLookup(await this.guard.checkUrl(new URL(view.endpoint as string)));
+      } catch (error) {
+        if (error instanceof OutboundRefusedError) return this.without(scope, 'refused', error.reason, view.endpoint);
+        throw error;
+      }
     }
     const loaded = this.loader.load();
     if (!loaded.available) return this.without(scope, 'unavailable', loaded.reason, view.endpoint);
@@ -88,6 +107,7 @@ export class AiLogOtelExportService {
       headers: resolved.headers,
       resource: { 'service.name': view.service_name, ...(view.sink_hint ? { 'service.otel_sink_hint': SINK_HINT_VALUE } : {}) },
       scope: { name: SCOPE_NAME, version: this.config.version },
+      lookup,
     });
     let pass: ExportPassResult;
     let storageFailure = false;
@@ -108,7 +128,19 @@ export class AiLogOtelExportService {
       // A database failure mid-pass: what was accepted is already behind the watermark.
       this.logger.error({ msg: 'AI-log export pass failed', error: (error as Error).message });
       storageFailure = true;
-      pass = { status: 'degraded', reason: null, fetched: 0, sent: 0, chunks_sent: 0, attempts: 0, retries: 0, retry_delays_ms: [], last_error: 'storage error', last_sent_seq: null, duration_ms: 0 };
+      pass = {
+        status: 'degraded',
+        reason: null,
+        fetched: 0,
+        sent: 0,
+        chunks_sent: 0,
+        attempts: 0,
+        retries: 0,
+        retry_delays_ms: [],
+        last_error: 'storage error',
+        last_sent_seq: null,
+        duration_ms: 0,
+      };
     } finally {
       sender.close();
     }

@@ -4,6 +4,7 @@ export enum AiLogErrorCode {
   SessionNotFound = 'SESSION_NOT_FOUND',
   ExportDisabledByOperator = 'AI_LOG_EXPORT_DISABLED_BY_OPERATOR',
   CredentialsRefused = 'CREDENTIALS_NOT_ACCEPTED',
+  EndpointRefused = 'ENDPOINT_REFUSED',
 }
 
 export class AiLogError extends DomainError<AiLogErrorCode> {
@@ -26,6 +27,11 @@ export class AiLogError extends DomainError<AiLogErrorCode> {
     );
   }
 
+  /** A project endpoint on an address hosted Baton does not connect to (loopback, private, link-local, ...). */
+  static endpointRefused(reason: string) {
+    return new AiLogError(AiLogErrorCode.EndpointRefused, `endpoint refused: ${reason}`);
+  }
+
   get httpStatus(): number {
     switch (this.code) {
       case AiLogErrorCode.SessionNotFound:
@@ -33,6 +39,7 @@ export class AiLogError extends DomainError<AiLogErrorCode> {
       case AiLogErrorCode.ExportDisabledByOperator:
         return 409;
       case AiLogErrorCode.CredentialsRefused:
+      case AiLogErrorCode.EndpointRefused:
         return 400;
       default:
         return assertUnreachable(this.code);

@@ -22,7 +22,8 @@ export class AiLogTools {
 
   @McpTool({
     name: 'get_timeline',
-    description: "A project's AI-log, newest first: session starts, tool calls (arguments redacted) and handoff corrections. Filter by since/until, session_id, kind; page with cursor.",
+    description:
+      "A project's AI-log, newest first: session starts, tool calls (arguments redacted) and handoff corrections. Filter by since/until, session_id, kind; page with cursor.",
     input: TimelineToolDto,
   })
   timeline(input: TimelineToolDto) {
@@ -59,7 +60,7 @@ export class AiLogTools {
   @McpTool({
     name: 'export_ai_log_otel',
     description:
-      "Run one OTLP export pass of a project's AI-log (without project_id: of the events that belong to no project), from the durable watermark. Answers ok, degraded (call again to resume), disabled, not_configured, unavailable or busy; more=true when events still wait.",
+      "Run one OTLP export pass of a project's AI-log (without project_id: of the events that belong to no project), from the durable watermark. Answers ok, degraded (call again to resume), disabled, not_configured, unavailable, busy or refused (the project's endpoint is an internal address hosted Baton does not connect to); more=true when events still wait.",
     input: ExportScopeDto,
   })
   exportOtel(input: ExportScopeDto) {
@@ -78,7 +79,8 @@ export class AiLogTools {
 
   @McpTool({
     name: 'get_ai_log_export_status',
-    description: "The effective AI-log export configuration of a project (header values never shown), its watermark, pending events and the last attempt's outcome. Makes no network call.",
+    description:
+      "The effective AI-log export configuration of a project (header values never shown), its watermark, pending events and the last attempt's outcome. Makes no network call.",
     input: ExportScopeDto,
   })
   status(input: ExportScopeDto) {
