@@ -39,6 +39,14 @@ const BYODB_CONNECT_TIMEOUT_MS = 5000;
 /** The one-row table in a BYODB database's `baton` schema naming the workspace that owns it. */
 const OWNER_TABLE = 'baton_owner';
 
+/** What tells one Postgres database from another, whatever address or name reached it. */
+interface DatabaseIdentity {
+  system: string | null;
+  db: string;
+  oid: string;
+  started: string;
+}
+
 export interface ProvisionedTenant {
   tenant_id: string;
   /** Shown once: only its hash is stored. */
@@ -63,8 +71,8 @@ export class TenantsService {
     @Inject(BYODB_GUARD) private readonly byodbGuard: OutboundGuard,
   ) {}
 
-  /** `system_identifier` and database name of the control plane, read once. */
-  private controlIdentity?: Promise<string>;
+  /** Identity of the control plane's database, read once. */
+  private controlIdentity?: Promise<DatabaseIdentity>;
 
   /** Creates a tenant with its own schema and role, migrated, and a first API token. */
   async provision(name: string): Promise<ProvisionedTenant> {
@@ -260,7 +268,7 @@ export class TenantsService {
       const runner = own.createQueryRunner();
       try {
         await runner.connect();
-        if ((await this.identityOf(runner)) === (await this.controlPlaneIdentity())) throw new Error("the database is Baton's control plane");
+        if (await this.isControlPlane(await this.identityOf(runner))) throw new Error("the database is Baton's control plane");
         await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(BYODB_SCHEMA)}`);
         const owner = `${quoteIdent(BYODB_SCHEMA)}.${quoteIdent(OWNER_TABLE)}`;
         await runner.query(
@@ -283,16 +291,34 @@ export class TenantsService {
     }
   }
 
-  /** Which server and database a connection reaches: the cluster's system identifier and the database name. */
-  private async identityOf(runner: { query: (sql: string) => Promise<unknown> }): Promise<string> {
-    const rows = (await runner.query('SELECT (SELECT system_identifier FROM pg_control_system())::text AS id, current_database() AS db')) as { id: string; db: string }[];
-    return `${rows[0].id}/${rows[0].db}`;
+  /**
+   * Which server and database a connection reaches. The cluster's
+   * `system_identifier` may be closed to an ordinary role (some managed
+   * services revoke `pg_control_system()`), so the server's start time and
+   * the database's oid, which every role can read, identify it as well.
+   */
+  private async identityOf(runner: { query: (sql: string) => Promise<unknown> }): Promise<DatabaseIdentity> {
+    const [row] = (await runner.query(
+      'SELECT current_database() AS db, d.oid::text AS oid, pg_postmaster_start_time()::text AS started FROM pg_database d WHERE d.datname = current_database()',
+    )) as { db: string; oid: string; started: string }[];
+    let system: string | null = null;
+    try {
+      const [id] = (await runner.query('SELECT system_identifier::text AS id FROM pg_control_system()')) as { id: string }[];
+      system = id?.id ?? null;
+    } catch {
+      // Not readable by this role: the start time and oid decide alone.
+    }
+    return { system, db: row.db, oid: row.oid, started: row.started };
   }
 
-  private controlPlaneIdentity(): Promise<string> {
+  /** Whether `identity` is the control plane's own database (same cluster and database, by either identity). */
+  private async isControlPlane(identity: DatabaseIdentity): Promise<boolean> {
     this.controlIdentity ??= this.identityOf(this.source);
     this.controlIdentity.catch(() => (this.controlIdentity = undefined));
-    return this.controlIdentity;
+    const control = await this.controlIdentity;
+    if (identity.db !== control.db) return false;
+    const sameCluster = identity.system !== null && identity.system === control.system;
+    return sameCluster || (identity.oid === control.oid && identity.started === control.started);
   }
 
   private requireHosted(what: string) {
