@@ -183,6 +183,11 @@ describePostgres('connect-db refuses internal, claimed and control-plane databas
     expect(taken.body.code).toBe('DATABASE_REFUSED');
     // The first workspace connecting again is fine: the mark is its own.
     expect((await new Http(allowing.url, first.token).post('/workspace/connect-db', { url: own.url })).status).toBe(200);
+    // An instance whose operator does not allow loopback refuses to open that tenant's pool at all.
+    const refusedPool = await new Http(strict.url, first.token).get('/projects');
+    expect(refusedPool.status).toBeGreaterThanOrEqual(500);
+    expect(refusedPool.text).not.toContain(own.name);
+    expect((await new Http(allowing.url, first.token).get('/projects')).status).toBe(200);
 
     const control = await new Http(allowing.url, second.token).post('/workspace/connect-db', { url: shared.url });
     expect(control.status).toBe(400);
