@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AiLogExportConfig } from '../src/modules/ai-log/ai-log-export-config.entity';
-import { OtlpReceiver } from './ai-log-otlp-receiver';
-import { seedToolCalls } from './ai-log-seed';
+import { OtlpReceiver } from './support/otlp-receiver';
+import { seedToolCalls } from './support/ai-log-seed';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
