@@ -5,13 +5,12 @@
  *
  *   npm run build && npm run bench -- <name>      e.g. npm run bench -- read
  *
- * Runs bench/<name>.js. When Node 24 is in .ci/node24 (see .ci/install-node24) and this
- * process is on another Node, the benchmark runs on Node 24 from a prepared copy of the
- * repository (bench/lib/node24.js explains why). BENCH_NODE=current keeps the current Node.
+ * Runs bench/<name>.js on the current Node, which must be Node 24, the Node Baton runs on in
+ * production (npm scripts get it from the `node` dev dependency). BENCH_NODE=current runs on
+ * another Node on purpose; its figures then say nothing about production.
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const node24 = require('./lib/node24');
 
 function available() {
   return fs
@@ -29,12 +28,13 @@ async function main() {
     process.exit(2);
   }
 
-  const wantCurrent = process.env.BENCH_NODE === 'current';
-  if (!wantCurrent && !process.env.BATON_BENCH_CHILD && !process.version.startsWith('v24.')) {
-    if (node24.node24Available()) return node24.reexecOnNode24([name, ...rest]);
+  if (!process.version.startsWith('v24.') && process.env.BENCH_NODE !== 'current') {
     process.stderr.write(
-      `Node 24 is not in .ci/node24 (run .ci/install-node24 to get it); running on the current Node ${process.version}\n`,
+      `Baton runs on Node 24 and so do its benchmarks, but this is Node ${process.version} (${process.execPath}).\n` +
+        'Run them with `npm run bench -- <name>` (npm puts the Node 24 of the `node` dev dependency first on PATH),\n' +
+        'or set BENCH_NODE=current to measure on this Node anyway.\n',
     );
+    process.exit(2);
   }
 
   const root = path.resolve(__dirname, '..');
