@@ -1,5 +1,7 @@
 import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+
+/** TypeORM's column metadata, named through its public EntityMetadata (the package root does not export the class). */
+type ColumnMetadata = EntityMetadata['columns'][number];
 
 interface Lookup {
   metadata: EntityMetadata;
