@@ -220,7 +220,7 @@ describe.each(eachBackend())('AI-log OTLP export on %s', (_name, backend) => {
       await callTool(client, 'get_project', { project_id: p });
       const before = receiver.requests.length;
       const pass = (await callTool(client, 'export_ai_log_otel', { project_id: p })).value;
-      expect(pass).toMatchObject({ status: 'unavailable', reason: '@opentelemetry/exporter-logs-otlp-http is not installed', sent: 0 });
+      expect(pass).toMatchObject({ status: 'unavailable', reason: '@opentelemetry/otlp-transformer is not installed', sent: 0 });
       expect(receiver.requests.length).toBe(before);
       expect((await run.http.get(`/projects/${p}/timeline`)).body.events.map((e: any) => e.tool)).toEqual(['export_ai_log_otel', 'get_project']);
       expect((await callTool(client, 'export_ai_log', { project_id: p })).value.count).toBe(2);

@@ -251,7 +251,7 @@ describe('loading the library', () => {
     const absent = (id: string) => {
       throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
     };
-    expect(loadOtlpLibrary(absent)).toEqual({ available: false, reason: '@opentelemetry/exporter-logs-otlp-http is not installed' });
+    expect(loadOtlpLibrary(absent)).toEqual({ available: false, reason: '@opentelemetry/otlp-transformer is not installed' });
     expect(loadOtlpLibrary(() => ({}))).toMatchObject({ available: false });
     expect(loadOtlpLibrary()).toMatchObject({ available: true });
   });

@@ -1,6 +1,6 @@
 export { backoffDelayMs } from './backoff';
 export { createOtlpSender, ChunkSender, DegradedReason, ExportPassResult, ExportSource, PassClock, PendingRecord, runExportPass } from './export-pass';
-export { EXPORTER_PACKAGE, LoadResult, loadOtlpLibrary, ModuleRequire, OtlpLibrary, RESOURCES_PACKAGE } from './loader';
+export { LoadResult, loadOtlpLibrary, ModuleRequire, OtlpLibrary, RESOURCES_PACKAGE, SERIALIZER_PACKAGE } from './loader';
 export { describeFailure, ExportLogRecord, ExportTarget, OtlpChunkSender, SendOutcome } from './otlp-sender';
 export {
   checkEndpoint,

@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, ClientRequest, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { ReadableLogRecord } from '@opentelemetry/sdk-logs';
 import type { OtlpLibrary } from './loader';
@@ -29,74 +31,83 @@ export interface ExportTarget {
 
 export type SendOutcome = { ok: true } | { ok: false; error: string };
 
-type Exporter = InstanceType<OtlpLibrary['OTLPLogExporter']>;
-
 /**
- * Sends chunks of records with the library's OTLP/HTTP (JSON) log exporter,
- * one HTTP attempt per `send`. The library's own retry loop is taken out of
- * the exporter: the export pass decides when to retry, how long to wait and
- * when to give up, so `SERVICE_AI_LOG_OTEL_MAX_RETRIES` means what it says.
- * Its headers are pinned to the target's, so variables the library would
- * otherwise read from the process environment cannot add any.
+ * Sends chunks of records to an OTLP/HTTP logs endpoint, one HTTP request per
+ * `send`: the body is written by OpenTelemetry's own JSON serializer
+ * (`JsonLogsSerializer`, public API of `@opentelemetry/otlp-transformer`), the
+ * request is sent here with node:http(s). So there is no retry loop below the
+ * export pass, which decides when to retry, how long to wait and when to give
+ * up (`SERVICE_AI_LOG_OTEL_MAX_RETRIES` means what it says), and the headers
+ * are exactly the target's plus `Content-Type`: no `OTEL_*` variable of the
+ * process can add any.
  */
 export class OtlpChunkSender {
-  private readonly exporters = new Map<number, Exporter>();
   private readonly resource: ReadableLogRecord['resource'];
   private readonly scope: ReadableLogRecord['instrumentationScope'];
+  private readonly url: URL;
+  private readonly request: typeof httpRequest;
+  /** Keeps the connection to the collector open between chunks. */
+  private readonly agent: HttpAgent;
+  private readonly headers: Record<string, string>;
+  private readonly inFlight = new Set<ClientRequest>();
 
   constructor(
     private readonly library: OtlpLibrary,
-    private readonly target: ExportTarget,
+    target: ExportTarget,
   ) {
     this.resource = library.resourceFromAttributes(target.resource);
     this.scope = { name: target.scope.name, version: target.scope.version };
+    this.url = new URL(target.endpoint);
+    const https = this.url.protocol === 'https:';
+    this.request = https ? httpsRequest : httpRequest;
+    // The connection asks `target.lookup` for its address: the one an outbound guard checked.
+    const agentOptions = { keepAlive: true, ...(target.lookup ? { lookup: target.lookup } : {}) };
+    this.agent = https ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
+    this.headers = { ...target.headers, 'Content-Type': 'application/json' };
   }
 
-  /** One attempt to deliver `records`, given up after `timeoutMs`. */
+  /** One attempt to deliver `records`, given up (its request aborted) after `timeoutMs`. */
   send(records: ExportLogRecord[], timeoutMs: number): Promise<SendOutcome> {
-    const exporter = this.exporterFor(Math.max(1, Math.round(timeoutMs)));
     return new Promise<SendOutcome>((resolve) => {
       let settled = false;
+      let request: ClientRequest | undefined;
       const finish = (outcome: SendOutcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        if (request) {
+          this.inFlight.delete(request);
+          // An attempt given up (timed out, or an answer still trickling in) frees its connection.
+          if (!outcome.ok) request.destroy();
+        }
         resolve(outcome);
       };
       const timer = setTimeout(() => finish({ ok: false, error: `timed out after ${Math.round(timeoutMs)} ms` }), timeoutMs);
       try {
-        exporter.export(
-          records.map((r) => this.toReadable(r)),
-          (result) => finish(result.code === 0 ? { ok: true } : { ok: false, error: describeFailure(result.error) }),
-        );
+        const body = this.library.JsonLogsSerializer.serializeRequest(records.map((r) => this.toReadable(r)));
+        if (!body) throw new Error('the OTLP serializer wrote no request body');
+        const headers = { ...this.headers, 'Content-Length': String(body.byteLength) };
+        request = this.request(this.url, { method: 'POST', agent: this.agent, headers }, (response) => {
+          const status = response.statusCode ?? 0;
+          // The answer's body is not needed (a partial success is not acted on): drained, not kept.
+          response.resume();
+          response.on('end', () => finish(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `HTTP ${status}` }));
+          response.on('error', (error) => finish({ ok: false, error: describeFailure(error) }));
+        });
+        this.inFlight.add(request);
+        request.on('error', (error) => finish({ ok: false, error: describeFailure(error) }));
+        request.end(body);
       } catch (error) {
         finish({ ok: false, error: describeFailure(error) });
       }
     });
   }
 
-  /** Lets go of the exporters; an attempt still in flight ends on its own timeout. */
+  /** Lets go of the connections; an attempt still in flight is aborted. */
   close(): void {
-    for (const exporter of this.exporters.values()) void exporter.shutdown().catch(() => undefined);
-    this.exporters.clear();
-  }
-
-  private exporterFor(timeoutMillis: number): Exporter {
-    let exporter = this.exporters.get(timeoutMillis);
-    if (!exporter) {
-      exporter = new this.library.OTLPLogExporter({
-        url: this.target.endpoint,
-        headers: { ...this.target.headers },
-        timeoutMillis,
-        // Room for a request that outlived its attempt (a slow answer): it must not block the retry.
-        concurrencyLimit: 8,
-        compression: 'none' as never,
-        ...(this.target.lookup ? { httpAgentOptions: { keepAlive: true, lookup: this.target.lookup } as never } : {}),
-      });
-      pinTransport(exporter, this.target.headers);
-      this.exporters.set(timeoutMillis, exporter);
-    }
-    return exporter;
+    for (const request of this.inFlight) request.destroy();
+    this.inFlight.clear();
+    this.agent.destroy();
   }
 
   private toReadable(record: ExportLogRecord): ReadableLogRecord {
@@ -113,39 +124,6 @@ export class OtlpChunkSender {
       attributes: record.attributes,
       droppedAttributesCount: 0,
     };
-  }
-}
-
-interface HttpTransportShape {
-  send: (...args: unknown[]) => unknown;
-  _transport?: HttpTransportShape;
-  _parameters?: { headers?: () => Promise<Record<string, string>>; url?: string };
-  _utils?: unknown;
-}
-
-/**
- * Reaches into the exporter's delegate (a stable shape across the 0.x
- * releases Baton supports, checked by libs/otel-export tests): unwraps the
- * retrying transport and fixes the headers. When the shape is not found the
- * exporter is used as it is: still correct, only with the library's retries.
- */
-function pinTransport(exporter: Exporter, headers: Record<string, string>): void {
-  const delegate = (exporter as unknown as { _delegate?: { _transport?: HttpTransportShape } })._delegate;
-  const outer = delegate?._transport;
-  if (!delegate || !outer) return;
-  if (outer._transport && typeof outer._transport.send === 'function') delegate._transport = outer._transport;
-  const http = delegate._transport;
-  if (http?._parameters && typeof http._parameters.headers === 'function') {
-    const fixed = { ...headers, 'Content-Type': 'application/json' };
-    http._parameters.headers = async () => ({ ...fixed });
-  }
-  // The transport loads node:http with a dynamic import() on first use; handing it the
-  // module up front spares that step (and works where dynamic import is unavailable).
-  if (http && http._utils === null && typeof http._parameters?.url === 'string') {
-    const https = new URL(http._parameters.url).protocol === 'https:';
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only the module of the endpoint's scheme loads, when the exporter is set up
-    const mod = (https ? require('node:https') : require('node:http')) as typeof import('node:http');
-    http._utils = { agent: new mod.Agent({ keepAlive: true }), request: mod.request };
   }
 }
 
