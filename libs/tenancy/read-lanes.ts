@@ -75,7 +75,7 @@ export class ReadLanes {
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.onLane((client) => {
-          const read = new ScopedRead(scope, text, values);
+          const read = new ScopedRead(scope, text, values, client);
           const done = new Promise<ReadResult>((resolve, reject) => {
             read.callback = (error, result) => (error ? reject(error) : resolve(result as ReadResult));
           });

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import type { ClientBase } from 'pg';
 import { Query } from 'pg';
 
 // pg's own conversion of a JavaScript value to a parameter's text (dates,
@@ -60,22 +61,25 @@ interface RowShape {
 }
 
 /**
- * The part of pg's query class used here: its callback, its error reporting, and its result,
- * whose type parsers the client sets on every query it is given and which reads command tags.
+ * The part of pg's query class used here: the text and values it keeps, the callback the client
+ * answers through, and its error reporting. A subclass of pg's own `Query`, because a pipelined
+ * client refuses any other submittable (pg 8.23: "Custom query classes ... not supported in
+ * pipeline mode"). pg is pinned to an exact version and `test/library-contracts.spec.ts` checks
+ * every one of these, and the messages the client hands to the active query.
  */
 interface PgQuery {
   text: string;
   values?: unknown[];
   callback?: (error: Error | null, result: unknown) => void;
-  _result: {
-    _types: { getTypeParser(oid: number, format: string): (text: string) => unknown };
-    command: string | null;
-    rowCount: number | null;
-    addCommandComplete(message: { text: string }): void;
-  };
   handleError(error: Error, connection: unknown): void;
 }
 const PgQuery = Query as unknown as new (text: string, values?: unknown[]) => PgQuery;
+
+/** Where a column's parser comes from: the client's own `getTypeParser` (public API). */
+export type TypeParsers = Pick<ClientBase, 'getTypeParser'>;
+
+/** A CommandComplete tag: `SELECT 3`, `INSERT 0 1`, `UPDATE 2`. */
+const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/;
 
 /** The same name for the same read text on every connection; texts beyond the cap go unnamed. */
 const MAX_NAMED_STATEMENTS = 500;
@@ -121,11 +125,14 @@ export class ScopedRead extends PgQuery {
   /** CommandComplete messages seen: the scope's first, then the statement's. */
   private completed = 0;
   private rowError: Error | null = null;
+  private command: string | null = null;
+  private rowCount: number | null = null;
 
   constructor(
     private readonly scope: ReadScope,
     text: string,
     values: unknown[] | undefined,
+    private readonly types: TypeParsers,
   ) {
     super(text, values); // text and values, not a config object, which pg would copy
   }
@@ -164,12 +171,12 @@ export class ScopedRead extends PgQuery {
 
   /** Only a read that asked for it (the first of its statement on the connection) is described. */
   handleRowDescription(message: { fields: ReadField[] }): void {
-    const types = this._result._types;
+    const types = this.types;
     const fields = message.fields;
     const shape: RowShape = {
       fields,
       names: fields.map((field) => field.name),
-      parsers: fields.map((field) => types.getTypeParser(field.dataTypeID, field.format || 'text')),
+      parsers: fields.map((field) => types.getTypeParser(field.dataTypeID, field.format === 'binary' ? 'binary' : 'text') as (text: string) => unknown),
     };
     this.shape = shape;
     const known = this.connection && parsedOn.get(this.connection);
@@ -198,7 +205,12 @@ export class ScopedRead extends PgQuery {
 
   handleCommandComplete(message: { text: string }): void {
     if (this.completed++ === 0) return; // the scoping statement
-    this._result.addCommandComplete(message);
+    const tag = COMMAND_TAG.exec(message.text);
+    if (!tag) return;
+    this.command = tag[1];
+    // `INSERT oid rows` has two numbers; every other tag at most one, the row count.
+    const count = tag[3] ?? tag[2];
+    if (count !== undefined) this.rowCount = Number(count);
   }
 
   handleEmptyQuery(): void {
@@ -207,7 +219,7 @@ export class ScopedRead extends PgQuery {
 
   handleReadyForQuery(connection: unknown): void {
     if (this.rowError) return this.handleError(this.rowError, connection);
-    const { command, rowCount } = this._result;
+    const { command, rowCount } = this;
     const result: ReadResult = { command, rowCount, oid: null, rows: this.answerRows, fields: this.shape?.fields ?? [] };
     this.callback?.(null, result);
   }
