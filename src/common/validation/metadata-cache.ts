@@ -11,9 +11,14 @@ const installed = new WeakSet<Storage>();
  * number of input classes and was the largest single item of a simple GET.
  * The rules only change when a decorated class is defined, so the answer is
  * remembered per (class, options) and forgotten whenever a rule is added.
+ *
+ * This relies on class-validator's internals (its validator asks the storage
+ * instance for rules, and rules are only added through these two methods):
+ * class-validator is pinned to an exact version and test/library-contracts.spec.ts
+ * checks both; docs/decisions.md ("Library internals") has what it buys.
  */
-export function cacheValidationMetadata(storage: Storage = getMetadataStorage()): void {
-  if (installed.has(storage)) return;
+export function cacheValidationMetadata(storage: Storage = getMetadataStorage()): () => void {
+  if (installed.has(storage)) return () => undefined;
   installed.add(storage);
   let cache = new Map<unknown, Map<string, ReturnType<Lookup>>>();
   const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
@@ -35,5 +40,12 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   storage.addConstraintMetadata = (metadata) => {
     cache = new Map();
     addConstraint(metadata);
+  };
+  // Taken away again: class-validator's own methods (from its prototype) answer once more.
+  return () => {
+    delete (storage as Partial<Storage>).getTargetValidationMetadatas;
+    delete (storage as Partial<Storage>).addValidationMetadata;
+    delete (storage as Partial<Storage>).addConstraintMetadata;
+    installed.delete(storage);
   };
 }

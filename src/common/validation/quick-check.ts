@@ -19,6 +19,11 @@ const plans = new WeakMap<object, Plan | null>();
  * fraction. `false` means "not known to pass": the caller validates fully,
  * which also writes the exact messages. Classes with rules this does not
  * reproduce (nested objects, promises, groups, IsDefined) always answer `false`.
+ *
+ * It reads class-validator's rule metadata and calls its constraints as its
+ * executor does: class-validator is pinned to an exact version and
+ * test/library-contracts.spec.ts checks the shapes relied on (quick-check.spec.ts
+ * checks that the answers agree with validate()).
  */
 export function passesQuickCheck(instance: object): boolean {
   const plan = planFor(instance.constructor);

@@ -4,7 +4,21 @@ import { RequestError } from '../errors/request-error';
 import { cacheValidationMetadata } from './metadata-cache';
 import { passesQuickCheck } from './quick-check';
 
-cacheValidationMetadata();
+let uncacheMetadata: (() => void) | null = cacheValidationMetadata();
+let quickCheck = true;
+
+/**
+ * Switches the two shortcuts around class-validator (the metadata cache and the quick check)
+ * on or off. Production keeps both on; `npm run bench -- internals` measures what they buy.
+ */
+export function setValidationShortcuts(on: { metadataCache: boolean; quickCheck: boolean }): void {
+  quickCheck = on.quickCheck;
+  if (on.metadataCache) uncacheMetadata ??= cacheValidationMetadata();
+  else {
+    uncacheMetadata?.();
+    uncacheMetadata = null;
+  }
+}
 
 export type InputClass<T> = new () => T;
 
@@ -31,7 +45,7 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
   const hidden = findPrototypeKey(plain);
   if (hidden) throw RequestError.invalidInput(`unknown field ${hidden}`);
   const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
-  if (passesQuickCheck(instance)) return instance;
+  if (quickCheck && passesQuickCheck(instance)) return instance;
   const errors = await validate(instance, VALIDATION_OPTIONS);
   if (errors.length > 0) throw RequestError.invalidInput(describe(errors).join('; '));
   return instance;
