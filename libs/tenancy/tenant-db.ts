@@ -1,7 +1,6 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
-import type * as InlineParamsModule from './inline-params';
 import type { ReadLanes } from './read-lanes';
 import type * as ReadLanesModule from './read-lanes';
 import type { ReadResult, ReadScope } from './scoped-read';
@@ -11,6 +10,18 @@ import { currentTenant, TenantContext } from './tenant-context';
 import { BYODB_SCHEMA } from './tenant-schema';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
+
+/**
+ * Ways for work to reach Postgres. `read`: `lanes` (each statement scoped and pipelined,
+ * `ReadLanes`) or `transaction` (a read-only transaction like a write's). `write`:
+ * `pipelined` (BEGIN with the scope, and the first statement with bound parameters, written
+ * together on a pipelined connection), `separate` (the same two, the statement sent after the
+ * opening's answer) or `typeorm` (the query runner's own startTransaction/commitTransaction).
+ */
+export interface PostgresPaths {
+  read: 'lanes' | 'transaction';
+  write: 'pipelined' | 'separate' | 'typeorm';
+}
 type Send = (text: string, values?: unknown[]) => Promise<QueryResult | ReadResult>;
 
 /**
@@ -32,6 +43,12 @@ type Send = (text: string, values?: unknown[]) => Promise<QueryResult | ReadResu
  * - SQLite (self-hosted): the single file, one unit of work at a time.
  */
 export class TenantDb {
+  /**
+   * How work reaches Postgres. Production keeps the defaults; `npm run bench -- internals`
+   * switches them between measurements to print, in one run, what each default buys over the
+   * plain way (docs/decisions.md, "Library internals").
+   */
+  readonly postgresPaths: PostgresPaths = { read: 'lanes', write: 'pipelined' };
   private sqliteQueue: Promise<unknown> = Promise.resolve();
   private readonly readLanes = new WeakMap<DataSource, ReadLanes>();
   private readonly readManagers = new WeakMap<DataSource, EntityManager>();
@@ -64,8 +81,30 @@ export class TenantDb {
   private async onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const tenant = currentTenant();
     const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
-    if (mode === 'read') return work(this.readManagerFor(source, storageOwner(tenant)));
-    return this.transactIn(source, scopeStatements(whereOf(tenant)), work);
+    const paths = this.postgresPaths;
+    if (mode === 'read' && paths.read === 'lanes') return work(this.readManagerFor(source, storageOwner(tenant)));
+    const scope = scopeStatements(whereOf(tenant)) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
+    if (paths.write === 'typeorm') return this.transactWithTypeorm(source, scope, work);
+    return this.transactIn(source, scope, work, paths.write);
+  }
+
+  /** A transaction through TypeORM's own query runner API only: START TRANSACTION, the scope, the work, COMMIT. */
+  private async transactWithTypeorm<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
+    const runner = source.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      try {
+        await runner.query(scope);
+        const result = await work(runner.manager);
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
   }
 
   /**
@@ -90,10 +129,12 @@ export class TenantDb {
         return Promise.reject(new Error(`a read of tenant ${tenant.tenantId} reached another tenant's storage`));
       }
       return lanes.read(readScopeOf(tenant), text, values).catch((error: unknown) => {
-        // Several statements in one text cannot be prepared: sent as text, scoped the same way.
-        if (!isMultiStatementRefusal(error)) throw error;
+        // Several statements in one text cannot be prepared: without parameters they are sent
+        // as text, scoped the same way; with parameters Postgres's refusal stands, as it would
+        // for any pg query.
+        if (!isMultiStatementRefusal(error) || (values && values.length > 0)) throw error;
         const scope = scopeStatements(whereOf(tenant));
-        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${postgresParts().inlineParams(text, values)}`));
+        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${text}`));
       });
     });
     manager = runner.manager;
@@ -101,25 +142,36 @@ export class TenantDb {
     return manager;
   }
 
-  private async transactIn<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
+  private async transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined'): Promise<T> {
     const runner = source.createQueryRunner();
+    let client: (PoolClient & { pipeline: boolean }) | undefined;
     try {
-      const client = (await runner.connect()) as PoolClient;
+      client = (await runner.connect()) as PoolClient & { pipeline: boolean };
+      const connection = client;
       // Statements go out one after another, in the order they were issued,
       // even when the work issues several at once.
       let tail: Promise<unknown> = Promise.resolve();
       const send = (text: string, values?: unknown[]): Promise<QueryResult> => {
-        const result = tail.then(() => client.query(text, values));
+        const result = tail.then(() => connection.query(text, values));
         tail = result.catch(() => undefined);
         return result;
       };
-      // The transaction opens, already scoped, in the message of the first statement.
+      // The transaction opens, already scoped, with the first statement: both leave in one
+      // write on the connection, switched to pg's pipeline mode (see `PostgresPaths`).
       let open = false;
       routeQueries(runner, (text, values) => {
         if (open) return send(text, values);
-        const first = `BEGIN; ${scope}; ${postgresParts().inlineParams(text, values)}`;
         open = true;
-        return lastResult(send(first));
+        if (opening === 'separate') return Promise.all([send(`BEGIN; ${scope}`), send(text, values)]).then(([, result]) => result);
+        // Pipelined: the opening and the statement leave together, without waiting for the
+        // opening's answer; a failed opening aborts the transaction, so the statement fails too.
+        connection.pipeline = true;
+        const socket = connection.connection.stream;
+        socket.cork(); // one write for both
+        const both = Promise.all([connection.query(`BEGIN; ${scope}`), connection.query(text, values)]);
+        socket.uncork();
+        tail = both.catch(() => undefined);
+        return both.then(([, result]) => result);
       });
       markTransactionOpen(runner);
       try {
@@ -131,6 +183,7 @@ export class TenantDb {
         throw error;
       }
     } finally {
+      if (client) client.pipeline = false;
       await runner.release();
     }
   }
@@ -158,13 +211,12 @@ export class TenantDb {
  * What only Postgres work needs, and pg with it, loads with the first Postgres
  * unit of work: a self-hosted instance on SQLite never loads pg.
  */
-let postgresModules: { ReadLanes: typeof ReadLanesModule.ReadLanes; inlineParams: typeof InlineParamsModule.inlineParams } | undefined;
+let postgresModules: { ReadLanes: typeof ReadLanesModule.ReadLanes } | undefined;
 
 function postgresParts() {
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded synchronously on first use, so that SQLite never loads pg (see above) */
   return (postgresModules ??= {
     ReadLanes: (require('./read-lanes') as typeof ReadLanesModule).ReadLanes,
-    inlineParams: (require('./inline-params') as typeof InlineParamsModule).inlineParams,
   });
   /* eslint-enable @typescript-eslint/no-require-imports */
 }

@@ -1,0 +1,222 @@
+'use strict';
+/**
+ * internals: what each reach into a library's internals buys, against the same work done
+ * through the libraries' public APIs, in the same run (docs/decisions.md, "Library internals").
+ *
+ * One Baton in hosted mode on a fresh Postgres database, one provisioned tenant, driven over
+ * HTTP by autocannon. For each reach, the route it speeds up is measured with the reach and
+ * without it, in alternating rounds (with, without, with, without, ...), and the ratio of the
+ * summed requests is printed: `without/with` below 1 is what the reach buys.
+ *
+ *   reads       GET /projects/{id}: TenantDb.read on ReadLanes/ScopedRead (pg's Query subclassed,
+ *               pipelined on pool connections TypeORM's driver holds, TypeORM's query runner
+ *               routed there) against a read-only transaction per request (TypeORM query runner).
+ *   writes      POST /sessions/{id}/heartbeat (one UPDATE), each connection on its own session:
+ *               `pipelined` (BEGIN with the scope, and the bound statement, written together on
+ *               a connection put in pg's pipeline mode, through TypeORM's query runner routed
+ *               there and told a transaction is open) against `separate` (the same, the
+ *               statement sent after the opening's answer) and `typeorm` (startTransaction,
+ *               scope, statement, commitTransaction through the query runner's public API).
+ *   validation  GET /projects/{id}: the metadata cache and the quick check around class-validator
+ *               (`shortcuts`) against the cache alone (`cache only`) and neither (`plain`); then,
+ *               without HTTP, validateInput calls per second in the same three settings.
+ *
+ * Settings (environment): BENCH_DURATION (s per measurement, default 5), BENCH_ROUNDS (default 3),
+ * BENCH_WARMUP (s before each section, default 2), BENCH_CONNECTIONS (default 50), BENCH_WORKERS
+ * (load-generator threads, default 1), BENCH_PG_URL (admin connection).
+ * `npm run bench -- internals [reads] [writes] [validation]` runs only the sections named.
+ */
+const { randomBytes } = require('node:crypto');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { createDatabase, ADMIN_URL } = require('./lib/postgres');
+const { startBaton, request } = require('./lib/servers');
+
+function setting(name, fallback, min = 0) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
+  return n;
+}
+
+const BOTH = { metadataCache: true, quickCheck: true };
+const NEITHER = { metadataCache: false, quickCheck: false };
+const CACHE_ONLY = { metadataCache: true, quickCheck: false };
+const ratio = (a, b) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
+
+async function load({ url, token, requests, opts, duration }) {
+  const r = await autocannon({
+    url,
+    headers: { authorization: `Bearer ${token}` },
+    connections: opts.connections,
+    workers: opts.workers > 0 ? opts.workers : undefined,
+    duration,
+    ...(requests ? { setupClient: path.join(__dirname, 'lib', 'spread-client.js') } : {}),
+  });
+  const bad = r.errors + r.timeouts + r.non2xx;
+  return { requests: r.requests.total, rps: Math.round(r.requests.average), p99_ms: r.latency.p99, bad };
+}
+
+/**
+ * Measures `url` under each mode in `modes` ({name: apply()}), in alternating rounds; the first
+ * mode is the one with the reach. Returns per mode the summed requests, mean req/s and worst p99.
+ */
+async function compare({ title, url, token, requests, modes, opts }) {
+  process.env.BENCH_SPREAD_REQUESTS = JSON.stringify(requests ?? []);
+  const names = Object.keys(modes);
+  const totals = Object.fromEntries(names.map((n) => [n, { requests: 0, seconds: 0, p99_ms: 0, bad: 0 }]));
+  for (const name of names) {
+    modes[name]();
+    await load({ url, token, requests, opts, duration: opts.warmup });
+  }
+  for (let round = 0; round < opts.rounds; round++) {
+    // Alternate the order too, so neither mode always runs right after the other.
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      modes[name]();
+      const r = await load({ url, token, requests, opts, duration: opts.duration });
+      const t = totals[name];
+      t.requests += r.requests;
+      t.seconds += opts.duration;
+      t.p99_ms = Math.max(t.p99_ms, r.p99_ms);
+      t.bad += r.bad;
+    }
+  }
+  modes[names[0]]();
+  const base = totals[names[0]];
+  const out = {};
+  for (const name of names) {
+    const t = totals[name];
+    const rps = Math.round(t.requests / t.seconds);
+    out[name] = { rps, p99_ms: t.p99_ms, ratio: ratio(t.requests, base.requests), failed: t.bad };
+    const note = name === names[0] ? '(with the reach)' : `ratio ${out[name].ratio.toFixed(3)} of ${names[0]}`;
+    console.log(`${title.padEnd(11)} ${name.padEnd(12)} ${String(rps).padStart(6)} req/s  p99 ${t.p99_ms} ms  ${note}${t.bad ? `  (${t.bad} failed: not comparable)` : ''}`);
+  }
+  return out;
+}
+
+/** validateInput calls per second without HTTP, per shortcut setting, in alternating rounds. */
+async function validationCalls({ root, rounds }) {
+  const { validateInput, setValidationShortcuts } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
+  const { RegisterSessionDto } = require(path.join(root, 'dist', 'src', 'modules', 'sessions', 'dto', 'register-session.dto'));
+  const input = { project_id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427', name: 'bench', kind: 'worker' };
+  const calls = async (ms) => {
+    let n = 0;
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      for (let i = 0; i < 200; i++) await validateInput(RegisterSessionDto, input);
+      n += 200;
+    }
+    return n;
+  };
+  const modes = { shortcuts: BOTH, 'cache only': CACHE_ONLY, plain: NEITHER };
+  const names = Object.keys(modes);
+  const sums = Object.fromEntries(names.map((n) => [n, 0]));
+  for (const name of names) {
+    setValidationShortcuts(modes[name]);
+    await calls(300);
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      setValidationShortcuts(modes[name]);
+      sums[name] += await calls(1000);
+    }
+  }
+  setValidationShortcuts(BOTH);
+  const out = {};
+  for (const name of names) {
+    const perS = Math.round(sums[name] / rounds);
+    out[name] = { calls_per_s: perS, us_per_call: Math.round(1e7 / perS) / 10, ratio: ratio(sums[name], sums.shortcuts) };
+    console.log(
+      `validation  ${name.padEnd(12)} validateInput(RegisterSessionDto) without HTTP: ${String(perS).padStart(7)} calls/s (${out[name].us_per_call} µs)` +
+        (name === 'shortcuts' ? '' : `  ratio ${out[name].ratio.toFixed(3)} of shortcuts`),
+    );
+  }
+  return out;
+}
+
+async function run({ root, args }) {
+  const opts = {
+    duration: setting('BENCH_DURATION', 5, 1),
+    rounds: setting('BENCH_ROUNDS', 3, 1),
+    warmup: setting('BENCH_WARMUP', 2, 0),
+    connections: setting('BENCH_CONNECTIONS', 50, 1),
+    workers: setting('BENCH_WORKERS', 1, 0),
+  };
+  const sections = args.length ? args : ['reads', 'writes', 'validation'];
+  process.env.NODE_ENV = 'production';
+  require(path.join(root, 'node_modules', 'reflect-metadata'));
+  const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
+  const { TenantDb } = require(path.join(root, 'dist', 'libs', 'tenancy'));
+  const { setValidationShortcuts } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
+  console.log(
+    `internals: ${sections.join(', ')}; ${opts.connections} connections, ${opts.rounds} rounds of ${opts.duration} s per mode, ` +
+      `${opts.warmup} s warm-up per mode, load generator on ${opts.workers > 0 ? `${opts.workers} worker thread(s)` : 'the main thread'}`,
+  );
+
+  const closers = [];
+  const results = {};
+  try {
+    const db = await createDatabase();
+    closers.push(() => db.drop());
+    console.log(`postgres: database ${db.name} on ${new URL(ADMIN_URL).host} (dropped at the end)`);
+    const production = { NODE_ENV: 'production', SESSION_SECRET: randomBytes(24).toString('hex') };
+    const hosted = await startBaton(root, { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, APP_URL: 'http://127.0.0.1' });
+    closers.push(() => hosted.close());
+    const { token } = await hosted.app.get(TenantsService).provision('bench');
+    const paths = hosted.app.get(TenantDb).postgresPaths;
+    const project = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
+    const projectUrl = `${hosted.url}/projects/${project.id}`;
+    await request('GET', projectUrl, { token });
+
+    if (sections.includes('reads')) {
+      results.reads = await compare({
+        title: 'reads',
+        url: projectUrl,
+        token,
+        opts,
+        modes: { lanes: () => (paths.read = 'lanes'), transaction: () => (paths.read = 'transaction') },
+      });
+    }
+    if (sections.includes('writes')) {
+      const sessions = [];
+      for (let i = 0; i < opts.connections; i++) {
+        sessions.push((await request('POST', `${hosted.url}/sessions/register`, { token, body: { project_id: project.id, name: `bench ${i}` }, expect: 201 })).json);
+      }
+      const requests = sessions.map((s) => ({ method: 'POST', path: `/sessions/${s.id ?? s.session_id}/heartbeat` }));
+      await request('POST', `${hosted.url}${requests[0].path}`, { token });
+      results.writes = await compare({
+        title: 'writes',
+        url: hosted.url,
+        token,
+        requests,
+        opts,
+        modes: {
+          pipelined: () => (paths.write = 'pipelined'),
+          separate: () => (paths.write = 'separate'),
+          typeorm: () => (paths.write = 'typeorm'),
+        },
+      });
+    }
+    if (sections.includes('validation')) {
+      results.validation = await compare({
+        title: 'validation',
+        url: projectUrl,
+        token,
+        opts,
+        modes: {
+          shortcuts: () => setValidationShortcuts(BOTH),
+          'cache only': () => setValidationShortcuts(CACHE_ONLY),
+          plain: () => setValidationShortcuts(NEITHER),
+        },
+      });
+      results.validation.calls = await validationCalls({ root, rounds: opts.rounds });
+    }
+  } finally {
+    while (closers.length) await closers.pop()().catch((e) => process.stderr.write(`cleanup: ${e.message}\n`));
+  }
+  console.log(JSON.stringify({ bench: 'internals', node: process.version, platform: `${process.platform}-${process.arch}`, settings: opts, ...results }));
+}
+
+module.exports = { run };
