@@ -1,0 +1,392 @@
+/**
+ * Contracts with library internals Baton relies on (docs/decisions.md, "Library internals").
+ *
+ * Each package here is pinned to an exact version in package.json. When one is updated, these
+ * tests say, by name, which private shape or behaviour Baton leans on has changed, before any
+ * feature test fails in a way that hides why. Fix the code that relies on it (or drop the reach)
+ * before moving the pin.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { join } from 'node:path';
+import { IsIn, IsOptional, IsString, getMetadataStorage, validate, ValidationTypes } from 'class-validator';
+import { Client, Pool, Query } from 'pg';
+import { Column, DataSource, Entity, PrimaryColumn, QueryRunner } from 'typeorm';
+import { ScopedRead } from '../libs/tenancy/scoped-read';
+import { PG_ADMIN_URL } from './support/services';
+
+const ROOT = join(__dirname, '..');
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+
+/** Runs `check`; a failure names the library, its version and what Baton relies on. */
+function contract(pkg: string, what: string, check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    throw new Error(`${pkg} ${installedVersion(pkg)} no longer matches what Baton relies on: ${what}\n${(error as Error).message}`);
+  }
+}
+
+async function contractAsync(pkg: string, what: string, check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    throw new Error(`${pkg} ${installedVersion(pkg)} no longer matches what Baton relies on: ${what}\n${(error as Error).message}`);
+  }
+}
+
+function installedVersion(pkg: string): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+describe('pinned packages', () => {
+  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer'])('%s is pinned to an exact version, and that version is installed', (pkg) => {
+    const spec = manifest.dependencies[pkg];
+    expect(spec).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installedVersion(pkg)).toBe(spec);
+  });
+});
+
+describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const utils = require('pg/lib/utils') as { prepareValue?: (value: unknown) => unknown };
+
+  test("pg/lib/utils prepareValue converts values to a parameter's text as pg binds them", () => {
+    contract('pg', "require('pg/lib/utils').prepareValue(value) gives the text (or Buffer, or null) pg sends for a bound value", () => {
+      expect(typeof utils.prepareValue).toBe('function');
+      const prepare = utils.prepareValue as (value: unknown) => unknown;
+      expect(prepare(null)).toBeNull();
+      expect(prepare(undefined)).toBeNull();
+      expect(prepare(42)).toBe('42');
+      expect(prepare(true)).toBe('true');
+      expect(prepare('text')).toBe('text');
+      expect(prepare(['a', 'b"c'])).toBe('{"a","b\\"c"}');
+      expect(prepare({ k: 'v' })).toBe('{"k":"v"}');
+      const bytes = Buffer.from([0, 255]);
+      expect(prepare(bytes)).toBe(bytes);
+      expect(prepare(new Date('2026-01-02T03:04:05.678Z'))).toMatch(/^2026-01-0\dT\d\d:04:05\.678[+-]\d\d:\d\d$/);
+    });
+  });
+
+  test('Query keeps text and values as fields, has no name unless given, and reports errors through its callback', () => {
+    contract('pg', 'new Query(text, values) sets .text/.values, leaves .name unset; handleError(error) calls .callback(error)', () => {
+      const query = new (Query as unknown as new (text: string, values?: unknown[]) => Record<string, unknown>)('SELECT $1', [1]);
+      expect(query.text).toBe('SELECT $1');
+      expect(query.values).toEqual([1]);
+      expect(query.name).toBeUndefined();
+      for (const method of ['submit', 'handleRowDescription', 'handleDataRow', 'handleCommandComplete', 'handleEmptyQuery', 'handleReadyForQuery', 'handleError']) {
+        expect(typeof (Query.prototype as unknown as Record<string, unknown>)[method]).toBe('function');
+      }
+      let reported: unknown;
+      query.callback = (error: unknown) => (reported = error);
+      const failure = new Error('boom');
+      (query.handleError as (error: Error, connection: unknown) => void).call(query, failure, null);
+      expect(reported).toBe(failure);
+    });
+  });
+
+  describe('on a live connection', () => {
+    let client: Client;
+    beforeAll(async () => {
+      client = new Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+    });
+    afterAll(() => client.end());
+
+    test('a connected client exposes its socket and the extended-protocol writers, and pipelines when its pipeline flag is set', () => {
+      contract('pg', 'client.connection.stream is the socket; connection.parse/bind/describe/execute/close/sync exist; client.pipeline is a writable field', () => {
+        const connection = client.connection as unknown as Record<string, unknown>;
+        expect(connection.stream).toBeInstanceOf(Socket);
+        for (const writer of ['parse', 'bind', 'describe', 'execute', 'close', 'sync']) expect(typeof connection[writer]).toBe('function');
+        const flag = Object.getOwnPropertyDescriptor(client, 'pipeline');
+        expect(flag).toMatchObject({ writable: true, value: false });
+      });
+    });
+
+    test('a pipelined client refuses a submittable that is not a Query, so ScopedRead must extend Query', async () => {
+      await contractAsync('pg', "a pipelined client refuses custom submittables that are not instances of pg's Query", async () => {
+        const pipelined = client as unknown as { pipeline: boolean };
+        pipelined.pipeline = true;
+        try {
+          const error = await new Promise<Error | undefined>((resolve) => {
+            client.query({ submit: () => resolve(undefined), handleError: (e: Error) => resolve(e) } as never);
+          });
+          expect(error?.message).toMatch(/not supported in pipeline mode/);
+        } finally {
+          pipelined.pipeline = false;
+        }
+      });
+    });
+
+    test('a pipelined client sends a transaction opening and a bound statement at once; a failed opening fails the statement', async () => {
+      await contractAsync('pg', 'with client.pipeline set, queries are written without waiting for the previous answer and each gets its own result or error', async () => {
+        const pipelined = client as unknown as { pipeline: boolean };
+        pipelined.pipeline = true;
+        try {
+          const [opened, read] = await Promise.all([client.query('BEGIN; SET LOCAL search_path TO public'), client.query('SELECT $1::int AS n', [5])]);
+          expect(Array.isArray(opened)).toBe(true);
+          expect(read.rows).toEqual([{ n: 5 }]);
+          await client.query('ROLLBACK');
+          const outcomes = await Promise.allSettled([client.query('BEGIN; SET LOCAL ROLE baton_contract_no_such_role'), client.query('SELECT $1::int AS n', [5])]);
+          expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: { code: '22023' } });
+          expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { code: '25P02' } });
+          await client.query('ROLLBACK');
+        } finally {
+          pipelined.pipeline = false;
+        }
+      });
+    });
+
+    test('the client hands the active query the messages of its answer: row description, rows, command tags, ready', async () => {
+      await contractAsync('pg', 'the client calls handleRowDescription({fields}), handleDataRow({fields}), handleCommandComplete({text}), handleReadyForQuery() on the query it submitted', async () => {
+        const seen: string[] = [];
+        const PgQuery = Query as unknown as new (text: string) => { submit(connection: unknown): void; callback?: (error: Error | null) => void };
+        class Probe extends PgQuery {
+          override submit(connection: unknown) {
+            const c = connection as { query(text: string): void };
+            c.query('SELECT 1::int AS one, NULL::text AS nothing');
+          }
+          handleRowDescription(message: { fields: { name: string; dataTypeID: number; format: string }[] }) {
+            seen.push(`fields ${message.fields.map((f) => `${f.name}:${f.dataTypeID}:${f.format}`).join(',')}`);
+          }
+          handleDataRow(message: { fields: (string | null)[] }) {
+            seen.push(`row ${JSON.stringify(message.fields)}`);
+          }
+          handleCommandComplete(message: { text: string }) {
+            seen.push(`tag ${message.text}`);
+          }
+          handleReadyForQuery() {
+            seen.push('ready');
+            this.callback?.(null);
+          }
+        }
+        const probe = new Probe('unused');
+        await new Promise<void>((resolve, reject) => {
+          probe.callback = (error) => (error ? reject(error) : resolve());
+          client.query(probe as never);
+        });
+        expect(seen).toEqual(['fields one:23:text,nothing:25:text', 'row ["1",null]', 'tag SELECT 1', 'ready']);
+      });
+    });
+
+    test('ScopedRead reads rows, types and command tags on a pipelined connection', async () => {
+      await contractAsync('pg', "ScopedRead (a Query subclass writing Parse/Bind/Describe/Execute/Sync itself) on a pipelined client", async () => {
+        const pipelined = client as unknown as { pipeline: boolean };
+        pipelined.pipeline = true;
+        try {
+          const read = (text: string, values: unknown[]) =>
+            new Promise<unknown>((resolve, reject) => {
+              const query = new ScopedRead({ searchPath: 'public', role: null }, text, values, client);
+              query.callback = (error, result) => (error ? reject(error) : resolve(result));
+              client.query(query as never);
+            });
+          const [first, second] = await Promise.all([
+            read('SELECT $1::int AS n, $2::timestamptz AS t, $3::text[] AS a', [7, new Date('2026-01-02T03:04:05Z'), ['x', 'y']]),
+            read('SELECT g FROM generate_series(1, $1::int) g', [3]),
+          ]);
+          expect(first).toMatchObject({ command: 'SELECT', rowCount: 1, rows: [{ n: 7, t: new Date('2026-01-02T03:04:05Z'), a: ['x', 'y'] }] });
+          expect(second).toMatchObject({ command: 'SELECT', rowCount: 3, rows: [{ g: 1 }, { g: 2 }, { g: 3 }] });
+        } finally {
+          pipelined.pipeline = false;
+        }
+      });
+    });
+  });
+});
+
+const TABLE = `contract_${randomBytes(4).toString('hex')}`;
+
+@Entity(TABLE)
+class Thing {
+  @PrimaryColumn('text')
+  id!: string;
+
+  @Column('text')
+  label!: string;
+}
+
+describe('TypeORM internals (libs/tenancy/tenant-db.ts)', () => {
+  let source: DataSource;
+  beforeAll(async () => {
+    source = new DataSource({ type: 'postgres', url: PG_ADMIN_URL, poolSize: 3, entities: [Thing], synchronize: false, logging: false });
+    await source.initialize();
+    await source.query(`CREATE TABLE "${TABLE}" (id text PRIMARY KEY, label text NOT NULL)`);
+  });
+  afterAll(async () => {
+    await source.query(`DROP TABLE IF EXISTS "${TABLE}"`);
+    await source.destroy();
+  });
+
+  test("the Postgres driver's pool is pg's Pool, in `driver.master`, sized by the data source's poolSize", () => {
+    contract('typeorm', 'PostgresDriver.master is the pg Pool every query runner takes its connection from', () => {
+      const master = (source.driver as unknown as { master?: unknown }).master;
+      expect(master).toBeInstanceOf(Pool);
+      expect((master as Pool).options.max).toBe(3);
+    });
+  });
+
+  /** A query runner whose statements go to `sent` (and on to a real pool connection). */
+  async function routed(runner: QueryRunner, sent: string[]) {
+    const client = (await runner.connect()) as Client;
+    const recorder = {
+      query(text: string, values?: unknown[]) {
+        sent.push(text);
+        return client.query(text, values);
+      },
+    };
+    (runner as unknown as { connect: () => Promise<unknown> }).connect = () => Promise.resolve(recorder);
+  }
+
+  test("a query runner reaches its connection only through its own connect(), so replacing it on the instance routes every statement", async () => {
+    await contractAsync('typeorm', 'PostgresQueryRunner.query() (and the entity manager and query builders through it) call this.connect() for the connection', async () => {
+      const runner = source.createQueryRunner();
+      const sent: string[] = [];
+      try {
+        await routed(runner, sent);
+        await runner.query('SELECT 1');
+        await runner.manager.findOneBy(Thing, { id: 'none' });
+        await runner.manager.createQueryBuilder(Thing, 't').where('t.label = :label', { label: 'x' }).getMany();
+        expect(sent).toHaveLength(3);
+        expect(sent[0]).toBe('SELECT 1');
+        expect(sent[1]).toContain(TABLE);
+        expect(sent[2]).toContain(TABLE);
+      } finally {
+        await runner.release();
+      }
+    });
+  });
+
+  test('a query runner marked as in a transaction (isTransactionActive, transactionDepth) opens none of its own for save() and uses savepoints when nested', async () => {
+    await contractAsync('typeorm', 'isTransactionActive and transactionDepth are writable fields of a query runner that save() and transaction() read', async () => {
+      const runner = source.createQueryRunner();
+      const sent: string[] = [];
+      try {
+        await routed(runner, sent);
+        const state = runner as unknown as Record<string, unknown>;
+        expect(state.isTransactionActive).toBe(false);
+        expect(state.transactionDepth).toBe(0);
+        await runner.query('BEGIN');
+        state.isTransactionActive = true;
+        state.transactionDepth = 1;
+        await runner.manager.save(Thing, { id: 'a', label: 'one' });
+        await runner.manager.transaction((m) => m.save(Thing, { id: 'b', label: 'two' }));
+        await runner.query('ROLLBACK');
+        const control = sent.filter((s) => /^(START|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/i.test(s));
+        expect(control[0]).toBe('BEGIN');
+        expect(control.slice(1, -1).every((s) => /^(SAVEPOINT|RELEASE)/i.test(s))).toBe(true);
+        expect(control.filter((s) => /^SAVEPOINT/i.test(s))).toHaveLength(1);
+        expect(control[control.length - 1]).toBe('ROLLBACK');
+      } finally {
+        await runner.release();
+      }
+    });
+  });
+});
+
+describe('class-validator internals (src/common/validation/metadata-cache.ts, quick-check.ts)', () => {
+  const storage = getMetadataStorage();
+
+  test('the metadata storage methods Baton wraps live on its prototype, so an instance can wrap and unwrap them', () => {
+    contract('class-validator', 'getMetadataStorage() methods getTargetValidationMetadatas/addValidationMetadata/addConstraintMetadata/getTargetValidatorConstraints are prototype methods', () => {
+      const proto = Object.getPrototypeOf(storage) as Record<string, unknown>;
+      for (const method of ['getTargetValidationMetadatas', 'addValidationMetadata', 'addConstraintMetadata', 'getTargetValidatorConstraints']) {
+        expect(typeof proto[method]).toBe('function');
+      }
+    });
+  });
+
+  test('validate() asks the storage instance for the rules of the class, and decorators add rules through addValidationMetadata', async () => {
+    await contractAsync('class-validator', 'validate() calls getMetadataStorage().getTargetValidationMetadatas (through the instance); decorators call addValidationMetadata', async () => {
+      const asked: unknown[] = [];
+      const added: string[] = [];
+      const own = storage as unknown as Record<string, unknown>;
+      const ask = storage.getTargetValidationMetadatas.bind(storage);
+      const add = storage.addValidationMetadata.bind(storage);
+      own.getTargetValidationMetadatas = (...args: Parameters<typeof ask>) => {
+        asked.push(args[0]);
+        return ask(...args);
+      };
+      own.addValidationMetadata = (metadata: Parameters<typeof add>[0]) => {
+        added.push(metadata.propertyName);
+        add(metadata);
+      };
+      try {
+        class Input {
+          @IsOptional()
+          @IsIn(['a', 'b'])
+          kind?: string;
+        }
+        expect(added).toEqual(expect.arrayContaining(['kind']));
+        const input = Object.assign(new Input(), { kind: 'c' });
+        expect(await validate(input)).toHaveLength(1);
+        expect(asked).toContain(Input);
+      } finally {
+        delete own.getTargetValidationMetadatas;
+        delete own.addValidationMetadata;
+      }
+    });
+  });
+
+  test('a rule is metadata of type customValidation whose constraint instance validates, and IsOptional is a conditionalValidation', () => {
+    contract('class-validator', 'ValidationMetadata {type, propertyName, constraints, constraintCls, each, validateIf, groups}; ValidationTypes names; getTargetValidatorConstraints(cls) -> [{instance.validate, async}]', () => {
+      class Input {
+        @IsOptional()
+        @IsString({ each: true })
+        names?: string[];
+      }
+      expect({ ...ValidationTypes }).toMatchObject({ CUSTOM_VALIDATION: 'customValidation', CONDITIONAL_VALIDATION: 'conditionalValidation', WHITELIST: 'whitelistValidation' });
+      const metadatas = storage.getTargetValidationMetadatas(Input, '', false, false, undefined);
+      const optional = metadatas.find((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+      const rule = metadatas.find((m) => m.type === ValidationTypes.CUSTOM_VALIDATION);
+      expect(optional?.propertyName).toBe('names');
+      expect(typeof optional?.constraints[0]).toBe('function');
+      expect(rule).toMatchObject({ propertyName: 'names', each: true });
+      expect(Array.isArray(rule?.constraints ?? [])).toBe(true);
+      expect(rule?.groups ?? []).toEqual([]);
+      const constraints = storage.getTargetValidatorConstraints(rule!.constraintCls);
+      expect(constraints.length).toBeGreaterThan(0);
+      const args = { targetName: 'Input', property: 'names', object: {}, value: 'x', constraints: rule!.constraints };
+      expect(constraints[0].async).toBe(false);
+      expect(constraints[0].instance.validate('x', args)).toBe(true);
+      expect(constraints[0].instance.validate(5, args)).toBe(false);
+    });
+  });
+});
+
+describe('OpenTelemetry JSON serializer (libs/otel-export/otlp-sender.ts)', () => {
+  test('JsonLogsSerializer writes an OTLP/HTTP JSON logs request from ReadableLogRecords', () => {
+    contract('@opentelemetry/otlp-transformer', 'JsonLogsSerializer.serializeRequest(records) returns the UTF-8 JSON of an ExportLogsServiceRequest (marked experimental upstream)', () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { JsonLogsSerializer } = require('@opentelemetry/otlp-transformer') as typeof import('@opentelemetry/otlp-transformer');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+      const time: [number, number] = [1_700_000_000, 5_000_000];
+      const bytes = JsonLogsSerializer.serializeRequest([
+        {
+          hrTime: time,
+          hrTimeObserved: time,
+          severityNumber: 9,
+          severityText: 'INFO',
+          eventName: 'baton.tool.call',
+          body: 'hello',
+          resource: resourceFromAttributes({ 'service.name': 'contract' }),
+          instrumentationScope: { name: 'baton.ai-log', version: '1.0.0' },
+          attributes: { 'baton.event.seq': 1, ok: true },
+          droppedAttributesCount: 0,
+        },
+      ] as never);
+      const request = JSON.parse(new TextDecoder().decode(bytes)) as { resourceLogs: { resource: { attributes: unknown[] }; scopeLogs: { scope: unknown; logRecords: Record<string, unknown>[] }[] }[] };
+      const logs = request.resourceLogs[0];
+      expect(logs.resource.attributes).toEqual([{ key: 'service.name', value: { stringValue: 'contract' } }]);
+      expect(logs.scopeLogs[0].scope).toMatchObject({ name: 'baton.ai-log', version: '1.0.0' });
+      expect(logs.scopeLogs[0].logRecords[0]).toMatchObject({
+        timeUnixNano: '1700000000005000000',
+        severityNumber: 9,
+        severityText: 'INFO',
+        eventName: 'baton.tool.call',
+        body: { stringValue: 'hello' },
+      });
+    });
+  });
+});
