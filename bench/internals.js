@@ -19,9 +19,10 @@
  *               there and told a transaction is open) against `separate` (the same, the
  *               statement sent after the opening's answer) and `typeorm` (startTransaction,
  *               scope, statement, commitTransaction through the query runner's public API).
- *   validation  GET /projects/{id}: the metadata cache and the quick check around class-validator
- *               (`shortcuts`) against the cache alone (`cache only`) and neither (`plain`); then,
- *               without HTTP, validateInput calls per second in the same three settings.
+ *   validation  GET /projects/{id}: validateInput with its quick check in front of class-validator
+ *               (src/common/validation/quick-check.ts, which reads class-validator's rule metadata)
+ *               against class-validator's validate() alone; then, without HTTP, validateInput
+ *               calls per second both ways.
  *
  * Settings (environment): BENCH_DURATION (s per measurement, default 5), BENCH_ROUNDS (default 3),
  * BENCH_WARMUP (s before each section, default 2), BENCH_CONNECTIONS (default 50), BENCH_WORKERS
@@ -42,10 +43,6 @@ function setting(name, fallback, min = 0) {
   return n;
 }
 
-const BOTH = { metadataCache: true, quickCheck: true };
-const NEITHER = { metadataCache: false, quickCheck: false };
-const CACHE_ONLY = { metadataCache: true, quickCheck: false };
-const QUICK_ONLY = { metadataCache: false, quickCheck: true };
 const ratio = (a, b) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
 
 async function load({ url, token, requests, opts, duration }) {
@@ -114,7 +111,7 @@ async function compare({ title, url, token, requests, modes, opts }) {
 
 /** validateInput calls per second without HTTP, per shortcut setting, in alternating rounds. */
 async function validationCalls({ root, rounds }) {
-  const { validateInput, setValidationShortcuts } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
+  const { validateInput, useQuickCheck } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
   const { RegisterSessionDto } = require(path.join(root, 'dist', 'src', 'modules', 'sessions', 'dto', 'register-session.dto'));
   const input = { project_id: '1b4e28ba-2fa1-41d2-883f-0016d3cca427', name: 'bench', kind: 'worker' };
   const calls = async (ms) => {
@@ -126,27 +123,27 @@ async function validationCalls({ root, rounds }) {
     }
     return n;
   };
-  const modes = { shortcuts: BOTH, 'quick only': QUICK_ONLY, 'cache only': CACHE_ONLY, plain: NEITHER };
+  const modes = { 'quick check': true, plain: false };
   const names = Object.keys(modes);
   const sums = Object.fromEntries(names.map((n) => [n, 0]));
   for (const name of names) {
-    setValidationShortcuts(modes[name]);
+    useQuickCheck(modes[name]);
     await calls(300);
   }
   for (let round = 0; round < rounds; round++) {
     for (const name of round % 2 === 0 ? names : [...names].reverse()) {
-      setValidationShortcuts(modes[name]);
+      useQuickCheck(modes[name]);
       sums[name] += await calls(1000);
     }
   }
-  setValidationShortcuts(BOTH);
+  useQuickCheck(true);
   const out = {};
   for (const name of names) {
     const perS = Math.round(sums[name] / rounds);
-    out[name] = { calls_per_s: perS, us_per_call: Math.round(1e7 / perS) / 10, ratio: ratio(sums[name], sums.shortcuts) };
+    out[name] = { calls_per_s: perS, us_per_call: Math.round(1e7 / perS) / 10, ratio: ratio(sums[name], sums['quick check']) };
     console.log(
       `validation  ${name.padEnd(12)} validateInput(RegisterSessionDto) without HTTP: ${String(perS).padStart(7)} calls/s (${out[name].us_per_call} µs)` +
-        (name === 'shortcuts' ? '' : `  ratio ${out[name].ratio.toFixed(3)} of shortcuts`),
+        (name === 'quick check' ? '' : `  ratio ${out[name].ratio.toFixed(3)} of quick check`),
     );
   }
   return out;
@@ -165,7 +162,7 @@ async function run({ root, args }) {
   require(path.join(root, 'node_modules', 'reflect-metadata'));
   const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
   const { TenantDb } = require(path.join(root, 'dist', 'libs', 'tenancy'));
-  const { setValidationShortcuts } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
+  const { useQuickCheck } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
   console.log(
     `internals: ${sections.join(', ')}; ${opts.connections} connections, ${opts.rounds} rounds of ${opts.duration} s per mode, ` +
       `${opts.warmup} s warm-up per mode, load generator on ${opts.workers > 0 ? `${opts.workers} worker thread(s)` : 'the main thread'}`,
@@ -221,12 +218,7 @@ async function run({ root, args }) {
         url: projectUrl,
         token,
         opts,
-        modes: {
-          shortcuts: () => setValidationShortcuts(BOTH),
-          'quick only': () => setValidationShortcuts(QUICK_ONLY),
-          'cache only': () => setValidationShortcuts(CACHE_ONLY),
-          plain: () => setValidationShortcuts(NEITHER),
-        },
+        modes: { 'quick check': () => useQuickCheck(true), plain: () => useQuickCheck(false) },
       });
       results.validation.calls = await validationCalls({ root, rounds: opts.rounds });
     }

@@ -1,23 +1,16 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError, ValidatorOptions } from 'class-validator';
 import { RequestError } from '../errors/request-error';
-import { cacheValidationMetadata } from './metadata-cache';
 import { passesQuickCheck } from './quick-check';
 
-let uncacheMetadata: (() => void) | null = cacheValidationMetadata();
 let quickCheck = true;
 
 /**
- * Switches the two shortcuts around class-validator (the metadata cache and the quick check)
- * on or off. Production keeps both on; `npm run bench -- internals` measures what they buy.
+ * Switches the quick check in front of class-validator on or off. Production keeps it on;
+ * `npm run bench -- internals validation` measures what it buys.
  */
-export function setValidationShortcuts(on: { metadataCache: boolean; quickCheck: boolean }): void {
-  quickCheck = on.quickCheck;
-  if (on.metadataCache) uncacheMetadata ??= cacheValidationMetadata();
-  else {
-    uncacheMetadata?.();
-    uncacheMetadata = null;
-  }
+export function useQuickCheck(on: boolean): void {
+  quickCheck = on;
 }
 
 export type InputClass<T> = new () => T;
