@@ -23,7 +23,8 @@ interface Lane {
 
 /**
  * pg's client switches to pipelining with this flag, which it reads at each
- * send; its connection writes to `stream`, the socket.
+ * send (typed read-only: pg is pinned and test/library-contracts.spec.ts checks
+ * it); its connection writes to `stream`, the socket.
  */
 type Pipelinable = PoolClient & { pipeline: boolean; connection: { stream: Socket } };
 

@@ -3,7 +3,8 @@ import type { ClientBase } from 'pg';
 import { Query } from 'pg';
 
 // pg's own conversion of a JavaScript value to a parameter's text (dates,
-// arrays, JSON, buffers), the one it applies to bound values.
+// arrays, JSON, buffers), the one it applies to bound values. Not public API:
+// pg is pinned and test/library-contracts.spec.ts checks it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- pg/lib/utils has no type declarations to import: the cast types the one function used
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => string | Buffer | null };
 
