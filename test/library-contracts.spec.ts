@@ -24,7 +24,7 @@ function contract(pkg: string, what: string, check: () => void): void {
   try {
     check();
   } catch (error) {
-    throw new Error(`${pkg} ${installedVersion(pkg)} no longer matches what Baton relies on: ${what}\n${(error as Error).message}`);
+    throw new Error(`${pkg} ${installedVersion(pkg)} no longer matches what Baton relies on: ${what}\n${(error as Error).message}`, { cause: error });
   }
 }
 
@@ -32,7 +32,7 @@ async function contractAsync(pkg: string, what: string, check: () => Promise<voi
   try {
     await check();
   } catch (error) {
-    throw new Error(`${pkg} ${installedVersion(pkg)} no longer matches what Baton relies on: ${what}\n${(error as Error).message}`);
+    throw new Error(`${pkg} ${installedVersion(pkg)} no longer matches what Baton relies on: ${what}\n${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -1,6 +1,5 @@
 import type { Socket } from 'node:net';
-import type { ClientBase } from 'pg';
-import { Query } from 'pg';
+import { type ClientBase, Query } from 'pg';
 
 // pg's own conversion of a JavaScript value to a parameter's text (dates,
 // arrays, JSON, buffers), the one it applies to bound values. Not public API:
