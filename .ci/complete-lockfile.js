@@ -21,7 +21,10 @@ const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const pkgs = lock.packages;
 
 function platformOf(name) {
-  const suffix = name.split('/').pop().replace(/^(core|resolver-binding)-/, '');
+  const suffix = name
+    .split('/')
+    .pop()
+    .replace(/^(core|resolver-binding)-/, '');
   const [os, cpu, abi] = suffix.split('-');
   const p = { os: [os], cpu: [cpu] };
   if (os === 'linux' && abi) p.libc = [abi.startsWith('musl') ? 'musl' : 'glibc'];

@@ -211,11 +211,16 @@ async function run({ root = path.resolve(__dirname, '..') } = {}) {
           for (const role of roles) await admin.query(`DROP ROLE IF EXISTS "${role}"`);
         });
         const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
-        const hosted = await prepare(root, 'postgres', { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: url.toString(), SERVICE_MCP_RATE_LIMIT: '1000000' }, async (app) => {
-          const { tenant_id, token } = await app.get(TenantsService).provision('bench');
-          roles.push(`baton_t_${tenant_id.replace(/-/g, '')}`);
-          return token;
-        });
+        const hosted = await prepare(
+          root,
+          'postgres',
+          { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: url.toString(), SERVICE_MCP_RATE_LIMIT: '1000000' },
+          async (app) => {
+            const { tenant_id, token } = await app.get(TenantsService).provision('bench');
+            roles.push(`baton_t_${tenant_id.replace(/-/g, '')}`);
+            return token;
+          },
+        );
         closers.push(() => hosted.baton.close());
         results.postgres = await measure(root, hosted, opts);
         await closers.pop()();

@@ -234,10 +234,9 @@ async function prepare(root, storage, n, maxK, closers) {
     ops = {
       ceiling: (projectId, sessions) => ({ mode: 'pg', root, pgUrl: db.url, schema, projectId, sessions }),
       async reset(projectId) {
-        await admin.query(
-          `UPDATE "${schema}".sprint_items SET status = 'pending', claimed_at = NULL, claimed_by_session_id = NULL, claimant = NULL WHERE project_id = $1`,
-          [projectId],
-        );
+        await admin.query(`UPDATE "${schema}".sprint_items SET status = 'pending', claimed_at = NULL, claimed_by_session_id = NULL, claimant = NULL WHERE project_id = $1`, [
+          projectId,
+        ]);
         await admin.query(`VACUUM ANALYZE "${schema}".sprint_items`);
       },
       async inProgress(projectId) {
@@ -259,9 +258,7 @@ async function prepare(root, storage, n, maxK, closers) {
     ops = {
       ceiling: (projectId, sessions) => ({ mode: 'sqlite', root, file, projectId, sessions }),
       async reset(projectId) {
-        admin
-          .prepare("UPDATE sprint_items SET status = 'pending', claimed_at = NULL, claimed_by_session_id = NULL, claimant = NULL WHERE project_id = ?")
-          .run(projectId);
+        admin.prepare("UPDATE sprint_items SET status = 'pending', claimed_at = NULL, claimed_by_session_id = NULL, claimant = NULL WHERE project_id = ?").run(projectId);
         admin.pragma('wal_checkpoint(TRUNCATE)');
       },
       async inProgress(projectId) {
@@ -280,7 +277,9 @@ async function prepare(root, storage, n, maxK, closers) {
   }
   const sessions = [];
   for (let i = 0; i < maxK; i++) {
-    sessions.push((await request('POST', `${baton.url}/sessions/register`, { token, body: { project_id: project.id, name: `bench-worker-${i}`, kind: 'worker' }, expect: 201 })).id);
+    sessions.push(
+      (await request('POST', `${baton.url}/sessions/register`, { token, body: { project_id: project.id, name: `bench-worker-${i}`, kind: 'worker' }, expect: 201 })).id,
+    );
   }
   console.log(`${storage}: ${n} items seeded through sprint-batch in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s, ${maxK} worker sessions`);
   return { baton, token, projectId: project.id, sessions, ops };
@@ -293,7 +292,11 @@ async function run({ root }) {
   if (!Number.isInteger(n) || n < 1 || ks.some((k) => !Number.isInteger(k) || k < 1)) throw new Error('BENCH_CLAIM_ITEMS and BENCH_CLAIM_WORKERS must be positive integers');
   process.env.NODE_ENV = 'production';
   require(path.join(root, 'node_modules', 'reflect-metadata'));
-  const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
   console.log(`claims: ${n} items, workers ${ks.join(', ')}, storages ${storages.join(', ')}; node ${process.version} on ${os.cpus().length} CPU(s), load average ${load()}`);
 
   const results = [];
@@ -310,7 +313,14 @@ async function run({ root }) {
         const ceiling = figures(await inWorker(setup.ops.ceiling(setup.projectId, sessions)), n);
         const ceilingInProgress = await setup.ops.inProgress(setup.projectId);
         const ratio = ceiling.claims_per_s > 0 ? Math.round((baton.claims_per_s / ceiling.claims_per_s) * 1000) / 1000 : 0;
-        const row = { storage, workers: k, items: n, baton: { ...baton, in_progress_after: batonInProgress }, ceiling: { ...ceiling, in_progress_after: ceilingInProgress }, ratio };
+        const row = {
+          storage,
+          workers: k,
+          items: n,
+          baton: { ...baton, in_progress_after: batonInProgress },
+          ceiling: { ...ceiling, in_progress_after: ceilingInProgress },
+          ratio,
+        };
         results.push(row);
         const bad = baton.errors ? `  errors ${baton.errors} (${baton.first_error})` : '';
         console.log(
@@ -344,7 +354,9 @@ async function run({ root }) {
   console.log(`every Baton run claimed each item exactly once, lost none, left every item in progress: ${clean ? 'yes' : 'NO'}`);
   console.log(`load average at the end: ${load()} (other work on the machine slows Baton and the ceiling alike, not always equally)`);
   if (!clean && process.env.BENCH_STRICT === '1') process.exitCode = 3;
-  console.log(JSON.stringify({ bench: 'claims', node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), items: n, workers: ks, target: TARGET, results, all_clean: clean }));
+  console.log(
+    JSON.stringify({ bench: 'claims', node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), items: n, workers: ks, target: TARGET, results, all_clean: clean }),
+  );
 }
 
 module.exports = { run };

@@ -100,7 +100,14 @@ async function compare({ title, url, token, requests, modes, opts }) {
     const t = totals[name];
     const rps = Math.round(t.requests / t.seconds);
     const cpuPerRequest = t.requests ? Math.round(t.cpuUs / t.requests) : 0;
-    out[name] = { rps, p99_ms: t.p99_ms, ratio: ratio(t.requests, base.requests), server_cpu_us_per_request: cpuPerRequest, cpu_ratio: ratio(cpuPerRequest, Math.round(base.cpuUs / base.requests)), failed: t.bad };
+    out[name] = {
+      rps,
+      p99_ms: t.p99_ms,
+      ratio: ratio(t.requests, base.requests),
+      server_cpu_us_per_request: cpuPerRequest,
+      cpu_ratio: ratio(cpuPerRequest, Math.round(base.cpuUs / base.requests)),
+      failed: t.bad,
+    };
     const note = name === names[0] ? '(with the reach)' : `ratio ${out[name].ratio.toFixed(3)} of ${names[0]}, server CPU per request x${out[name].cpu_ratio.toFixed(2)}`;
     console.log(
       `${title.padEnd(11)} ${name.padEnd(12)} ${String(rps).padStart(6)} req/s  p99 ${t.p99_ms} ms  server CPU ${cpuPerRequest} µs/request  ${note}${t.bad ? `  (${t.bad} failed: not comparable)` : ''}`,
@@ -223,7 +230,10 @@ async function run({ root, args }) {
       results.validation.calls = await validationCalls({ root, rounds: opts.rounds });
     }
   } finally {
-    while (closers.length) await closers.pop()().catch((e) => process.stderr.write(`cleanup: ${e.message}\n`));
+    while (closers.length)
+      await closers
+        .pop()()
+        .catch((e) => process.stderr.write(`cleanup: ${e.message}\n`));
   }
   console.log(JSON.stringify({ bench: 'internals', node: process.version, platform: `${process.platform}-${process.arch}`, settings: opts, ...results }));
 }

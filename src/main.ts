@@ -16,9 +16,7 @@ async function main() {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
   const url = await app.getUrl();
-  process.stdout.write(
-    JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'Baton is listening', url, mode: config.mode, database: config.databaseType }) + '\n',
-  );
+  process.stdout.write(JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'Baton is listening', url, mode: config.mode, database: config.databaseType }) + '\n');
 }
 
 main().catch((error) => {

@@ -67,7 +67,9 @@ describePostgres('AI-log of two tenants on the hosted backend', () => {
     expect(bEvents.some((e) => aIds.has(e.id))).toBe(false);
     expect(bEvents.some((e) => e.project_id === a.project || e.session_id === aSession.id)).toBe(false);
     expect(aEvents.some((e) => e.session_id === aSession.id && e.tool === 'heartbeat')).toBe(true);
-    expect(bEvents.filter((e) => e.tool === 'heartbeat')).toEqual([expect.objectContaining({ project_id: null, session_id: null, outcome: 'error', data: { arguments: { session_id: aSession.id }, error_detail: expect.any(String) } })]);
+    expect(bEvents.filter((e) => e.tool === 'heartbeat')).toEqual([
+      expect.objectContaining({ project_id: null, session_id: null, outcome: 'error', data: { arguments: { session_id: aSession.id }, error_detail: expect.any(String) } }),
+    ]);
 
     const purged = await callTool(b.client, 'purge_ai_log', { before: new Date().toISOString() });
     expect(purged.value.removed).toBe(bEvents.length + 1);

@@ -104,7 +104,12 @@ describe('AI-log export fallbacks and clamps (SQLite)', () => {
     expect(request.headers['x-api-key']).toBe('from otel');
     expect(request.records[0].resource).toEqual({ 'service.name': 'otel-named' });
     const status = await callTool(client, 'get_ai_log_export_status', { project_id: p });
-    expect(status.value.config).toMatchObject({ endpoint_source: 'OTEL_EXPORTER_OTLP_ENDPOINT', headers_source: 'OTEL_EXPORTER_OTLP_HEADERS', service_name_source: 'OTEL_SERVICE_NAME', sink_hint: false });
+    expect(status.value.config).toMatchObject({
+      endpoint_source: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+      headers_source: 'OTEL_EXPORTER_OTLP_HEADERS',
+      service_name_source: 'OTEL_SERVICE_NAME',
+      sink_hint: false,
+    });
     expect(status.text).not.toContain('from otel');
   });
 
@@ -120,7 +125,12 @@ describe('AI-log export fallbacks and clamps (SQLite)', () => {
     const pass = await callTool(client, 'export_ai_log_otel', { project_id: p });
     // The two seeded calls, then the refused export call and the settings call: all calls of the project.
     expect(pass.value).toMatchObject({ status: 'ok', sent: 4 });
-    expect(receiver.requests[before].records.map((r) => r.attributes['gen_ai.tool.name'])).toEqual(['get_project', 'get_project', 'export_ai_log_otel', 'set_ai_log_export_config']);
+    expect(receiver.requests[before].records.map((r) => r.attributes['gen_ai.tool.name'])).toEqual([
+      'get_project',
+      'get_project',
+      'export_ai_log_otel',
+      'set_ai_log_export_config',
+    ]);
     expect(receiver.requests[before].records.every((r) => r.attributes['baton.project.id'] === p)).toBe(true);
     // The events of no project have no project endpoint to fall back to.
     expect((await callTool(client, 'export_ai_log_otel', {})).value.status).toBe('not_configured');
@@ -203,8 +213,11 @@ load('reflect-metadata');
     const dataDir = mkdtempSync(join(dir, 'data-'));
     const probeEnv = { SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'error', SERVICE_SWEEP_INTERVAL_SECONDS: '0', ...env };
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, [script], { cwd: REPO_ROOT, env: { PATH: process.env.PATH, PROBE_ENV: JSON.stringify(probeEnv) }, timeout: 90_000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      execFile(
+        process.execPath,
+        [script],
+        { cwd: REPO_ROOT, env: { PATH: process.env.PATH, PROBE_ENV: JSON.stringify(probeEnv) }, timeout: 90_000, maxBuffer: 8 * 1024 * 1024 },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
       ),
     );
     return JSON.parse(out) as { status: string; loaded: string[] };

@@ -123,7 +123,10 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
       session_id: session.id,
       state: { note: 'deploy with [redacted] please', api_key: '[redacted]', nested: { authorization: '[redacted]', list: ['[redacted]'] } },
     });
-    const lines = (exported.value.jsonl as string).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = (exported.value.jsonl as string)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(lines.find((e) => e.tool === 'get_project' && e.outcome === 'error').data.arguments).toEqual({ project_id: projectId, token: '[redacted]' });
   });
 
@@ -146,13 +149,24 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     const correctionId = randomUUID();
     const token = fakeToken();
     await inTenant(run.testApp, run.token, () =>
-      run.testApp.app.get(DomainEvents).emit('handoff.corrected', { project_id: projectId, session_id: session.id, correction_id: correctionId, summary: `rebase first, key ${token}` }),
+      run.testApp.app
+        .get(DomainEvents)
+        .emit('handoff.corrected', { project_id: projectId, session_id: session.id, correction_id: correctionId, summary: `rebase first, key ${token}` }),
     );
-    const routed = await run.http.post(`/projects/${projectId}/handoff/corrections`, { session_id: session.id, summary: 'tests were skipped', content: 'run the suite before pushing' });
+    const routed = await run.http.post(`/projects/${projectId}/handoff/corrections`, {
+      session_id: session.id,
+      summary: 'tests were skipped',
+      content: 'run the suite before pushing',
+    });
     expect(routed.status).toBe(201);
     const corrections = (await timeline(`?kind=handoff_correction&session_id=${session.id}`)).events;
     expect(corrections).toHaveLength(2);
-    expect(corrections[0]).toMatchObject({ kind: 'handoff_correction', project_id: projectId, summary: 'handoff correction: tests were skipped', data: { correction_id: routed.body.id } });
+    expect(corrections[0]).toMatchObject({
+      kind: 'handoff_correction',
+      project_id: projectId,
+      summary: 'handoff correction: tests were skipped',
+      data: { correction_id: routed.body.id },
+    });
     expect(corrections[1]).toMatchObject({ summary: 'handoff correction: rebase first, key [redacted]', data: { correction_id: correctionId } });
   });
 
@@ -229,7 +243,10 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     expect(first.value).toMatchObject({ format: 'jsonl', count: 3, truncated: true, next_cursor: expect.any(String) });
     const rest = await callTool(client, 'export_ai_log', { project_id: p, since: from, until: to, limit: 3, cursor: first.value.next_cursor });
     expect(rest.value).toMatchObject({ count: 2, truncated: false, next_cursor: null });
-    const lines = `${first.value.jsonl}${rest.value.jsonl}`.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = `${first.value.jsonl}${rest.value.jsonl}`
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(5);
     expect(lines.map((l) => l.seq)).toEqual([...lines.map((l) => l.seq)].sort((x, y) => x - y));
     expect(new Set(lines.map((l) => l.id)).size).toBe(5);

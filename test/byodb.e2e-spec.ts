@@ -29,7 +29,7 @@ describePostgres('bring your own database (POST /workspace/connect-db)', () => {
     await shared?.drop();
   });
 
-  test('connects, migrates the tenant schema there, and sends the tenant\'s data there from then on', async () => {
+  test("connects, migrates the tenant schema there, and sends the tenant's data there from then on", async () => {
     const t = await tenantClient(testApp, 'Own DB');
     const other = await tenantClient(testApp, 'Shared DB');
     const http = t.http;

@@ -46,9 +46,7 @@ describe.each(eachBackend())('context block on %s', (_name, backend) => {
 
   test('a project with nothing recorded gets its title and a sentence saying so', async () => {
     const id = await newProject('Empty Context');
-    expect(await block(id)).toBe(
-      '# Baton context: Empty Context\n\nNothing is recorded for this project yet: no goal, sprint items, tasks, decisions or active sessions.\n',
-    );
+    expect(await block(id)).toBe('# Baton context: Empty Context\n\nNothing is recorded for this project yet: no goal, sprint items, tasks, decisions or active sessions.\n');
   });
 
   test('sections come in their order, active sessions after the others, with the files each session holds', async () => {
@@ -93,7 +91,10 @@ describe.each(eachBackend())('context block on %s', (_name, backend) => {
   test('with 10,000 lines in one section the block stays under its cap and every section keeps its newest lines', async () => {
     const id = await newProject();
     head.set(id, ['decision one', 'decision two', 'decision three']);
-    middle.set(id, Array.from({ length: 10_000 }, (_, i) => `[done] task ${10_000 - i}: ${'work '.repeat(12)}`));
+    middle.set(
+      id,
+      Array.from({ length: 10_000 }, (_, i) => `[done] task ${10_000 - i}: ${'work '.repeat(12)}`),
+    );
     tail.set(id, ['last word']);
     const text = await block(id);
     expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(DEFAULT_CAP);
@@ -159,7 +160,8 @@ describe.each(eachBackend())('context block on %s', (_name, backend) => {
     const id = await newProject();
     const refusals = new Refusals();
     for (const path of ['context', 'context-block']) {
-      for (const q of ['mode=bogus', 'mode=', 'mode[]=full', 'mode=FULL', 'colour=red', 'mode=full&x=1']) refusals.http(await run.http.get(`/projects/${id}/${path}?${q}`), `${path}?${q}`);
+      for (const q of ['mode=bogus', 'mode=', 'mode[]=full', 'mode=FULL', 'colour=red', 'mode=full&x=1'])
+        refusals.http(await run.http.get(`/projects/${id}/${path}?${q}`), `${path}?${q}`);
       for (const bad of BAD_IDS) refusals.http(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
       refusals.http(await run.http.get(`/projects/${randomUUID()}/${path}`), `${path} unknown project`);
       refusals.http(await run.http.post(`/projects/${id}/${path}`, {}), `POST ${path}`);

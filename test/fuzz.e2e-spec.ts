@@ -22,8 +22,28 @@ const CONCURRENCY = 12;
 const ALPHABET = [
   ...'abcxyzABCXYZ0129',
   ...' -_.~!*\'();:@&=+$,/?#[]%"<>\\^`{|}',
-  'ü', 'é', 'ß', 'İ', 'ﬁ', '中', '文', '😀', '👩‍💻', '\u0301', '\u202e', '\ufeff', '\u200b', '\u00a0',
-  '\u0000', '\u0001', '\u0007', '\u001b', '\u007f', '\t', '\n', '\r',
+  'ü',
+  'é',
+  'ß',
+  'İ',
+  'ﬁ',
+  '中',
+  '文',
+  '😀',
+  '👩‍💻',
+  '\u0301',
+  '\u202e',
+  '\ufeff',
+  '\u200b',
+  '\u00a0',
+  '\u0000',
+  '\u0001',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\t',
+  '\n',
+  '\r',
 ];
 
 function randomText(rng: Random, max = 48): string {
@@ -209,7 +229,14 @@ function brokenBodies(rng: Random, method: string, path: string, kind: Probe['ki
     { method, path, body: valid, headers: { 'content-type': 'application/json; charset=utf-16', ...headers }, kind, label: 'json utf-16 charset' },
     { method, path, body: valid, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...headers }, kind, label: 'fake gzip' },
     { method, path, body: valid, headers: { 'content-type': 'application/json', 'content-encoding': 'compress', ...headers }, kind, label: 'unknown encoding' },
-    { method, path, body: JSON.stringify({ name: 'Huge', padding: 'z'.repeat(2 * 1024 * 1024) }), headers: { 'content-type': 'application/json', ...headers }, kind, label: '2 MB body' },
+    {
+      method,
+      path,
+      body: JSON.stringify({ name: 'Huge', padding: 'z'.repeat(2 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json', ...headers },
+      kind,
+      label: '2 MB body',
+    },
   );
   return probes;
 }
@@ -390,7 +417,15 @@ function mcpEnvelopeProbes(rng: Random): Probe[] {
     const { [field]: _omitted, ...rest } = base;
     probes.push(rpc(rest, `without ${field}`));
   }
-  for (const method of ['resources/list', 'prompts/list', 'logging/setLevel', 'completion/complete', 'tools/LIST', 'rpc.discover', ...Array.from({ length: 8 }, () => randomText(rng, 20))]) {
+  for (const method of [
+    'resources/list',
+    'prompts/list',
+    'logging/setLevel',
+    'completion/complete',
+    'tools/LIST',
+    'rpc.discover',
+    ...Array.from({ length: 8 }, () => randomText(rng, 20)),
+  ]) {
     probes.push(rpc({ ...base, method }, `method=${describeValue(method)}`));
   }
   probes.push(
@@ -559,7 +594,7 @@ function isDetail(body: unknown): boolean {
 
 function isJsonRpcError(body: unknown): boolean {
   if (Array.isArray(body)) return body.length > 0 && body.every(isJsonRpcError);
-  const error = (body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } } | null | undefined);
+  const error = body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } } | null | undefined;
   return error?.jsonrpc === '2.0' && typeof error.error?.code === 'number' && typeof error.error.message === 'string';
 }
 
@@ -614,7 +649,11 @@ async function runAll(base: string, probes: Probe[], token: string | undefined) 
 
 const FUZZED = ['sqlite (self-hosted)', 'postgres (hosted)'];
 
-describe.each(backends().filter((b) => FUZZED.includes(b.name)).map((b) => [b.name, b] as const))('fuzzing every route on %s', (_name, backend) => {
+describe.each(
+  backends()
+    .filter((b) => FUZZED.includes(b.name))
+    .map((b) => [b.name, b] as const),
+)('fuzzing every route on %s', (_name, backend) => {
   let run: RunningBackend;
   let ctx: Context;
   let before: Awaited<ReturnType<typeof snapshot>>;

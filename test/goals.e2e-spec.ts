@@ -125,7 +125,18 @@ describe.each(eachBackend())('goals on %s', (_name, backend) => {
     const s = (await run.http.post('/sessions/register', { project_id: p })).body;
     for (let i = 1; i <= 12; i++) await run.http.post('/tasks', { session_id: s.id, project_id: p, description: `step ${i}` });
     const goal = (await run.http.get(`/projects/${p}/goal`)).body;
-    expect(goal.recent_tasks.map((t: { description: string }) => t.description)).toEqual(['step 12', 'step 11', 'step 10', 'step 9', 'step 8', 'step 7', 'step 6', 'step 5', 'step 4', 'step 3']);
+    expect(goal.recent_tasks.map((t: { description: string }) => t.description)).toEqual([
+      'step 12',
+      'step 11',
+      'step 10',
+      'step 9',
+      'step 8',
+      'step 7',
+      'step 6',
+      'step 5',
+      'step 4',
+      'step 3',
+    ]);
   });
 
   test('concurrent writes each get their own version: no version is lost or given twice', async () => {

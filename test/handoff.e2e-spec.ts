@@ -118,7 +118,10 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
 
   test('every mode stays within its byte budget, even with 10,000 board lines', async () => {
     const id = await newProject();
-    board.set(id, Array.from({ length: 10_000 }, (_, i) => `[todo] item ${10_000 - i}: ${'detail '.repeat(20)}`));
+    board.set(
+      id,
+      Array.from({ length: 10_000 }, (_, i) => `[todo] item ${10_000 - i}: ${'detail '.repeat(20)}`),
+    );
     const sizes: Record<string, number> = {};
     for (const mode of Object.keys(BUDGETS)) {
       const out = await handoff(id, { mode });
@@ -173,7 +176,12 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
     const id = await newProject();
     board.set(id, ['first state']);
     const h = await handoff(id, { mode: 'goal' });
-    expect(await accept(id, { handoff_id: h.handoff_id })).toMatchObject({ status: 'ok', valid: true, problems: [], handoff: { id: h.handoff_id, mode: 'goal', consumed_at: null } });
+    expect(await accept(id, { handoff_id: h.handoff_id })).toMatchObject({
+      status: 'ok',
+      valid: true,
+      problems: [],
+      handoff: { id: h.handoff_id, mode: 'goal', consumed_at: null },
+    });
     expect((await accept(id, { token: h.token })).status).toBe('ok');
     expect((await accept(id, { content: h.content })).status).toBe('ok');
     expect((await accept(id, { content: h.content.replace(/\n/g, '\r\n') })).status).toBe('ok');
@@ -294,7 +302,7 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
     expect((await handoff(id)).mode).toBe('goal');
   });
 
-  test("handoff hooks get the files of the last three commits when the project names a repository (self-hosted), otherwise none", async () => {
+  test('handoff hooks get the files of the last three commits when the project names a repository (self-hosted), otherwise none', async () => {
     const id = await newProject();
     await handoff(id, { mode: 'goal' });
     expect(hookCalls.get(id)).toEqual([[]]);
@@ -329,16 +337,54 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
     const id = await newProject();
     const refusals = new Refusals();
     const bodies: [string, Record<string, unknown>[]][] = [
-      ['handoff', [...WRONG_TYPES.flatMap((v) => [{ mode: v }, { session_id: v }, { summary: v }]), { mode: 'everything' }, { summary: '' }, { summary: 'x'.repeat(20_001) }, { session_id: randomUUID() }, { notes: 'x' }]],
-      ['handoff/accept', [...WRONG_TYPES.flatMap((v) => [{ handoff_id: v }, { token: v }, { content: v }]), { token: 'ho_short' }, { handoff_id: 'x' }, { content: 'x'.repeat(320_001) }, { id: randomUUID() }]],
-      ['handoff/corrections', [...WRONG_REQUIRED.flatMap((v) => [{ summary: v, content: 'c' }, { summary: 's', content: v }]), { summary: 's' }, { content: 'c' }, { summary: 'two\nlines', content: 'c' }, { summary: 's', content: 'c', session_id: 'x' }, { summary: 's', content: 'c', session_id: randomUUID() }]],
+      [
+        'handoff',
+        [
+          ...WRONG_TYPES.flatMap((v) => [{ mode: v }, { session_id: v }, { summary: v }]),
+          { mode: 'everything' },
+          { summary: '' },
+          { summary: 'x'.repeat(20_001) },
+          { session_id: randomUUID() },
+          { notes: 'x' },
+        ],
+      ],
+      [
+        'handoff/accept',
+        [
+          ...WRONG_TYPES.flatMap((v) => [{ handoff_id: v }, { token: v }, { content: v }]),
+          { token: 'ho_short' },
+          { handoff_id: 'x' },
+          { content: 'x'.repeat(320_001) },
+          { id: randomUUID() },
+        ],
+      ],
+      [
+        'handoff/corrections',
+        [
+          ...WRONG_REQUIRED.flatMap((v) => [
+            { summary: v, content: 'c' },
+            { summary: 's', content: v },
+          ]),
+          { summary: 's' },
+          { content: 'c' },
+          { summary: 'two\nlines', content: 'c' },
+          { summary: 's', content: 'c', session_id: 'x' },
+          { summary: 's', content: 'c', session_id: randomUUID() },
+        ],
+      ],
       ['queue-session', [...WRONG_REQUIRED.map((v) => ({ goal: v })), {}, { goal: '' }, { goal: ' \n ' }, { goal: 'x'.repeat(4001) }, { goal: 'ok', when: 'now' }]],
     ];
     for (const [path, list] of bodies) {
       for (const body of list) refusals.http(await run.http.post(`/projects/${id}/${path}`, body), `${path} ${JSON.stringify(body).slice(0, 60)}`);
       for (const raw of ['{', '[]', '"x"', 'null']) refusals.http(await run.http.send('POST', `/projects/${id}/${path}`, raw), `${path} raw ${raw}`);
       for (const bad of BAD_IDS) refusals.http(await run.http.post(`/projects/${encodeURIComponent(bad)}/${path}`, {}), `${path} id ${bad}`);
-      refusals.http(await run.http.post(`/projects/${randomUUID()}/${path}`, path === 'queue-session' ? { goal: 'g' } : path === 'handoff/corrections' ? { summary: 's', content: 'c' } : { handoff_id: randomUUID() }), `${path} unknown project`);
+      refusals.http(
+        await run.http.post(
+          `/projects/${randomUUID()}/${path}`,
+          path === 'queue-session' ? { goal: 'g' } : path === 'handoff/corrections' ? { summary: 's', content: 'c' } : { handoff_id: randomUUID() },
+        ),
+        `${path} unknown project`,
+      );
     }
     for (const path of ['handoff/corrections/latest', 'handoff/planner', 'queued-session']) {
       for (const bad of BAD_IDS) refusals.http(await run.http.get(`/projects/${encodeURIComponent(bad)}/${path}`), `${path} id ${bad}`);
@@ -349,9 +395,19 @@ describe.each(eachBackend())('handoffs on %s', (_name, backend) => {
     const client = await connectMcp(run.testApp.url, run.token);
     try {
       const calls: [string, Record<string, unknown>][] = [
-        ...['generate_handoff', 'accept_handoff', 'record_handoff_correction', 'get_latest_handoff_correction', 'get_planner_handoff', 'queue_session', 'get_queued_session'].flatMap(
-          (tool): [string, Record<string, unknown>][] => [[tool, {}], [tool, { project_id: 'nope' }], ...WRONG_REQUIRED.map((v): [string, Record<string, unknown>] => [tool, { project_id: v }])],
-        ),
+        ...[
+          'generate_handoff',
+          'accept_handoff',
+          'record_handoff_correction',
+          'get_latest_handoff_correction',
+          'get_planner_handoff',
+          'queue_session',
+          'get_queued_session',
+        ].flatMap((tool): [string, Record<string, unknown>][] => [
+          [tool, {}],
+          [tool, { project_id: 'nope' }],
+          ...WRONG_REQUIRED.map((v): [string, Record<string, unknown>] => [tool, { project_id: v }]),
+        ]),
         ['generate_handoff', { project_id: id, mode: 'all' }],
         ['generate_handoff', { project_id: randomUUID() }],
         ['accept_handoff', { project_id: id }],

@@ -173,7 +173,10 @@ describe.each(eachBackend())('assistant hooks on %s', (_name, backend) => {
     } finally {
       await client.close();
     }
-    big.set(project.id, Array.from({ length: 10_000 }, (_, i) => `task ${10_000 - i} ${'detail '.repeat(15)}`));
+    big.set(
+      project.id,
+      Array.from({ length: 10_000 }, (_, i) => `task ${10_000 - i} ${'detail '.repeat(15)}`),
+    );
     const res = await run.http.post(`/hooks/session-start?project_id=${project.id}`, sessionStartInput(randomUUID(), '/x'));
     const context: string = res.body.hookSpecificOutput.additionalContext;
     expect(context).toContain('Files other live sessions hold');
@@ -258,7 +261,17 @@ describe.each(eachBackend())('assistant hooks on %s', (_name, backend) => {
     await inTenantDb(run.testApp, run.token, async (m) => {
       const old = new Date(Date.now() - 86400_000);
       for (let i = 0; i < 210; i++) {
-        await m.insert(HookEvent, { id: randomUUID(), event: 'stop', outcome: 'error', detail: `old ${i}`, project_id: null, session_id: null, assistant_session_id: null, source: null, created_at: old });
+        await m.insert(HookEvent, {
+          id: randomUUID(),
+          event: 'stop',
+          outcome: 'error',
+          detail: `old ${i}`,
+          project_id: null,
+          session_id: null,
+          assistant_session_id: null,
+          source: null,
+          created_at: old,
+        });
       }
     });
     await run.http.post('/hooks/stop', {});

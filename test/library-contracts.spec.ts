@@ -139,39 +139,43 @@ describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
     });
 
     test('the client hands the active query the messages of its answer: row description, rows, command tags, ready', async () => {
-      await contractAsync('pg', 'the client calls handleRowDescription({fields}), handleDataRow({fields}), handleCommandComplete({text}), handleReadyForQuery() on the query it submitted', async () => {
-        const seen: string[] = [];
-        const PgQuery = Query as unknown as new (text: string) => { submit(connection: unknown): void; callback?: (error: Error | null) => void };
-        class Probe extends PgQuery {
-          override submit(connection: unknown) {
-            const c = connection as { query(text: string): void };
-            c.query('SELECT 1::int AS one, NULL::text AS nothing');
+      await contractAsync(
+        'pg',
+        'the client calls handleRowDescription({fields}), handleDataRow({fields}), handleCommandComplete({text}), handleReadyForQuery() on the query it submitted',
+        async () => {
+          const seen: string[] = [];
+          const PgQuery = Query as unknown as new (text: string) => { submit(connection: unknown): void; callback?: (error: Error | null) => void };
+          class Probe extends PgQuery {
+            override submit(connection: unknown) {
+              const c = connection as { query(text: string): void };
+              c.query('SELECT 1::int AS one, NULL::text AS nothing');
+            }
+            handleRowDescription(message: { fields: { name: string; dataTypeID: number; format: string }[] }) {
+              seen.push(`fields ${message.fields.map((f) => `${f.name}:${f.dataTypeID}:${f.format}`).join(',')}`);
+            }
+            handleDataRow(message: { fields: (string | null)[] }) {
+              seen.push(`row ${JSON.stringify(message.fields)}`);
+            }
+            handleCommandComplete(message: { text: string }) {
+              seen.push(`tag ${message.text}`);
+            }
+            handleReadyForQuery() {
+              seen.push('ready');
+              this.callback?.(null);
+            }
           }
-          handleRowDescription(message: { fields: { name: string; dataTypeID: number; format: string }[] }) {
-            seen.push(`fields ${message.fields.map((f) => `${f.name}:${f.dataTypeID}:${f.format}`).join(',')}`);
-          }
-          handleDataRow(message: { fields: (string | null)[] }) {
-            seen.push(`row ${JSON.stringify(message.fields)}`);
-          }
-          handleCommandComplete(message: { text: string }) {
-            seen.push(`tag ${message.text}`);
-          }
-          handleReadyForQuery() {
-            seen.push('ready');
-            this.callback?.(null);
-          }
-        }
-        const probe = new Probe('unused');
-        await new Promise<void>((resolve, reject) => {
-          probe.callback = (error) => (error ? reject(error) : resolve());
-          client.query(probe as never);
-        });
-        expect(seen).toEqual(['fields one:23:text,nothing:25:text', 'row ["1",null]', 'tag SELECT 1', 'ready']);
-      });
+          const probe = new Probe('unused');
+          await new Promise<void>((resolve, reject) => {
+            probe.callback = (error) => (error ? reject(error) : resolve());
+            client.query(probe as never);
+          });
+          expect(seen).toEqual(['fields one:23:text,nothing:25:text', 'row ["1",null]', 'tag SELECT 1', 'ready']);
+        },
+      );
     });
 
     test('ScopedRead reads rows, types and command tags on a pipelined connection', async () => {
-      await contractAsync('pg', "ScopedRead (a Query subclass writing Parse/Bind/Describe/Execute/Sync itself) on a pipelined client", async () => {
+      await contractAsync('pg', 'ScopedRead (a Query subclass writing Parse/Bind/Describe/Execute/Sync itself) on a pipelined client', async () => {
         const pipelined = client as unknown as { pipeline: boolean };
         pipelined.pipeline = true;
         try {
@@ -238,7 +242,7 @@ describe('TypeORM internals (libs/tenancy/tenant-db.ts)', () => {
     (runner as unknown as { connect: () => Promise<unknown> }).connect = () => Promise.resolve(recorder);
   }
 
-  test("a query runner reaches its connection only through its own connect(), so replacing it on the instance routes every statement", async () => {
+  test('a query runner reaches its connection only through its own connect(), so replacing it on the instance routes every statement', async () => {
     await contractAsync('typeorm', 'PostgresQueryRunner.query() (and the entity manager and query builders through it) call this.connect() for the connection', async () => {
       const runner = source.createQueryRunner();
       const sent: string[] = [];
@@ -304,68 +308,78 @@ describe('class-validator internals (src/common/validation/quick-check.ts)', () 
   });
 
   test('a rule is metadata of type customValidation whose constraint instance validates, and IsOptional is a conditionalValidation', () => {
-    contract('class-validator', 'ValidationMetadata {type, propertyName, constraints, constraintCls, each, validateIf, groups}; ValidationTypes names; getTargetValidatorConstraints(cls) -> [{instance.validate, async}]', () => {
-      class Input {
-        @IsOptional()
-        @IsString({ each: true })
-        names?: string[];
-      }
-      expect({ ...ValidationTypes }).toMatchObject({ CUSTOM_VALIDATION: 'customValidation', CONDITIONAL_VALIDATION: 'conditionalValidation', WHITELIST: 'whitelistValidation' });
-      const metadatas = storage.getTargetValidationMetadatas(Input, '', false, false, undefined);
-      const optional = metadatas.find((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
-      const rule = metadatas.find((m) => m.type === ValidationTypes.CUSTOM_VALIDATION);
-      expect(optional?.propertyName).toBe('names');
-      const condition = optional?.constraints[0] as (object: object, value: unknown) => boolean;
-      expect(typeof condition).toBe('function');
-      expect(condition({}, undefined)).toBe(false);
-      expect(condition({ names: ['x'] }, ['x'])).toBe(true);
-      expect(rule).toMatchObject({ propertyName: 'names', each: true });
-      expect(Array.isArray(rule?.constraints ?? [])).toBe(true);
-      expect(rule?.groups ?? []).toEqual([]);
-      expect(rule?.validateIf).toBeUndefined();
-      const constraints = storage.getTargetValidatorConstraints(rule!.constraintCls);
-      expect(constraints.length).toBeGreaterThan(0);
-      const args = { targetName: 'Input', property: 'names', object: {}, value: 'x', constraints: rule!.constraints };
-      expect(constraints[0].async).toBe(false);
-      expect(constraints[0].instance.validate('x', args)).toBe(true);
-      expect(constraints[0].instance.validate(5, args)).toBe(false);
-    });
+    contract(
+      'class-validator',
+      'ValidationMetadata {type, propertyName, constraints, constraintCls, each, validateIf, groups}; ValidationTypes names; getTargetValidatorConstraints(cls) -> [{instance.validate, async}]',
+      () => {
+        class Input {
+          @IsOptional()
+          @IsString({ each: true })
+          names?: string[];
+        }
+        expect({ ...ValidationTypes }).toMatchObject({ CUSTOM_VALIDATION: 'customValidation', CONDITIONAL_VALIDATION: 'conditionalValidation', WHITELIST: 'whitelistValidation' });
+        const metadatas = storage.getTargetValidationMetadatas(Input, '', false, false, undefined);
+        const optional = metadatas.find((m) => m.type === ValidationTypes.CONDITIONAL_VALIDATION);
+        const rule = metadatas.find((m) => m.type === ValidationTypes.CUSTOM_VALIDATION);
+        expect(optional?.propertyName).toBe('names');
+        const condition = optional?.constraints[0] as (object: object, value: unknown) => boolean;
+        expect(typeof condition).toBe('function');
+        expect(condition({}, undefined)).toBe(false);
+        expect(condition({ names: ['x'] }, ['x'])).toBe(true);
+        expect(rule).toMatchObject({ propertyName: 'names', each: true });
+        expect(Array.isArray(rule?.constraints ?? [])).toBe(true);
+        expect(rule?.groups ?? []).toEqual([]);
+        expect(rule?.validateIf).toBeUndefined();
+        const constraints = storage.getTargetValidatorConstraints(rule!.constraintCls);
+        expect(constraints.length).toBeGreaterThan(0);
+        const args = { targetName: 'Input', property: 'names', object: {}, value: 'x', constraints: rule!.constraints };
+        expect(constraints[0].async).toBe(false);
+        expect(constraints[0].instance.validate('x', args)).toBe(true);
+        expect(constraints[0].instance.validate(5, args)).toBe(false);
+      },
+    );
   });
 });
 
 describe('OpenTelemetry JSON serializer (libs/otel-export/otlp-sender.ts)', () => {
   test('JsonLogsSerializer writes an OTLP/HTTP JSON logs request from ReadableLogRecords', () => {
-    contract('@opentelemetry/otlp-transformer', 'JsonLogsSerializer.serializeRequest(records) returns the UTF-8 JSON of an ExportLogsServiceRequest (marked experimental upstream)', () => {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { JsonLogsSerializer } = require('@opentelemetry/otlp-transformer') as typeof import('@opentelemetry/otlp-transformer');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
-      const time: [number, number] = [1_700_000_000, 5_000_000];
-      const bytes = JsonLogsSerializer.serializeRequest([
-        {
-          hrTime: time,
-          hrTimeObserved: time,
+    contract(
+      '@opentelemetry/otlp-transformer',
+      'JsonLogsSerializer.serializeRequest(records) returns the UTF-8 JSON of an ExportLogsServiceRequest (marked experimental upstream)',
+      () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { JsonLogsSerializer } = require('@opentelemetry/otlp-transformer') as typeof import('@opentelemetry/otlp-transformer');
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+        const time: [number, number] = [1_700_000_000, 5_000_000];
+        const bytes = JsonLogsSerializer.serializeRequest([
+          {
+            hrTime: time,
+            hrTimeObserved: time,
+            severityNumber: 9,
+            severityText: 'INFO',
+            eventName: 'baton.tool.call',
+            body: 'hello',
+            resource: resourceFromAttributes({ 'service.name': 'contract' }),
+            instrumentationScope: { name: 'baton.ai-log', version: '1.0.0' },
+            attributes: { 'baton.event.seq': 1, ok: true },
+            droppedAttributesCount: 0,
+          },
+        ] as never);
+        const request = JSON.parse(new TextDecoder().decode(bytes)) as {
+          resourceLogs: { resource: { attributes: unknown[] }; scopeLogs: { scope: unknown; logRecords: Record<string, unknown>[] }[] }[];
+        };
+        const logs = request.resourceLogs[0];
+        expect(logs.resource.attributes).toEqual([{ key: 'service.name', value: { stringValue: 'contract' } }]);
+        expect(logs.scopeLogs[0].scope).toMatchObject({ name: 'baton.ai-log', version: '1.0.0' });
+        expect(logs.scopeLogs[0].logRecords[0]).toMatchObject({
+          timeUnixNano: '1700000000005000000',
           severityNumber: 9,
           severityText: 'INFO',
           eventName: 'baton.tool.call',
-          body: 'hello',
-          resource: resourceFromAttributes({ 'service.name': 'contract' }),
-          instrumentationScope: { name: 'baton.ai-log', version: '1.0.0' },
-          attributes: { 'baton.event.seq': 1, ok: true },
-          droppedAttributesCount: 0,
-        },
-      ] as never);
-      const request = JSON.parse(new TextDecoder().decode(bytes)) as { resourceLogs: { resource: { attributes: unknown[] }; scopeLogs: { scope: unknown; logRecords: Record<string, unknown>[] }[] }[] };
-      const logs = request.resourceLogs[0];
-      expect(logs.resource.attributes).toEqual([{ key: 'service.name', value: { stringValue: 'contract' } }]);
-      expect(logs.scopeLogs[0].scope).toMatchObject({ name: 'baton.ai-log', version: '1.0.0' });
-      expect(logs.scopeLogs[0].logRecords[0]).toMatchObject({
-        timeUnixNano: '1700000000005000000',
-        severityNumber: 9,
-        severityText: 'INFO',
-        eventName: 'baton.tool.call',
-        body: { stringValue: 'hello' },
-      });
-    });
+          body: { stringValue: 'hello' },
+        });
+      },
+    );
   });
 });

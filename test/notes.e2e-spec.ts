@@ -185,7 +185,9 @@ describe.each(eachBackend())('notes, insights and decisions on %s', (_name, back
     const p = await newProject('Replace');
     const old = await pin(p, 'Old A');
     await pin(p, 'Old B');
-    const replaced = await run.http.post(`/projects/${p}/decisions-pinned/replace-all`, { decisions: [{ title: 'New first', body: 'top' }, { title: 'New second' }, { title: 'New third' }] });
+    const replaced = await run.http.post(`/projects/${p}/decisions-pinned/replace-all`, {
+      decisions: [{ title: 'New first', body: 'top' }, { title: 'New second' }, { title: 'New third' }],
+    });
     expect(replaced.status).toBe(200);
     expect(titles(replaced.body)).toEqual(['New first', 'New second', 'New third']);
     expect(titles((await run.http.get(`/projects/${p}/decisions-pinned`)).body)).toEqual(['New first', 'New second', 'New third']);
@@ -268,7 +270,13 @@ describe.each(eachBackend())('notes, insights and decisions on %s', (_name, back
     expect((await run.http.post(`/projects/${p}/decisions-pinned/replace-all`, { decisions: ['x', 1, null] })).status).toBe(400);
     expect((await run.http.post(`/projects/${p}/decisions-pinned/replace-all`, { decisions: [{ title: 'r', extra: 1 }] })).status).toBe(400);
     for (const bad of BAD_SEGMENTS) {
-      await fuzzPathIds(run.http, 'GET', [`/projects/${bad}/notes`, `/projects/${bad}/insights`, `/projects/${bad}/decisions`, `/projects/${bad}/devlog`, `/projects/${bad}/decisions-pinned`]);
+      await fuzzPathIds(run.http, 'GET', [
+        `/projects/${bad}/notes`,
+        `/projects/${bad}/insights`,
+        `/projects/${bad}/decisions`,
+        `/projects/${bad}/devlog`,
+        `/projects/${bad}/decisions-pinned`,
+      ]);
       await fuzzPathIds(run.http, 'PATCH', [`/projects/${p}/notes/${bad}`, `/projects/${p}/decisions-pinned/${bad}`], { title: 'x' });
       await fuzzPathIds(run.http, 'DELETE', [`/projects/${p}/notes/${bad}`, `/projects/${p}/decisions-pinned/${bad}`]);
     }

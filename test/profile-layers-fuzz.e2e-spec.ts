@@ -163,7 +163,8 @@ describe.each(eachBackend())('profile layer routes and tools under bad input on 
           project_id: rng.pick([projectId, randomUUID(), ...NASTY]),
         };
         if (tool === 'save_profile_layer') Object.assign(args, randomBody(rng));
-        if (tool === 'clone_profile_layer') Object.assign(args, { source_scope_type: args.scope_type, source_scope_id: args.scope_id, target_scope_type: rng.pick(SCOPE_TYPES), target_scope_id: rng.pick(NASTY) });
+        if (tool === 'clone_profile_layer')
+          Object.assign(args, { source_scope_type: args.scope_type, source_scope_id: args.scope_id, target_scope_type: rng.pick(SCOPE_TYPES), target_scope_id: rng.pick(NASTY) });
         if (rng.int(3) === 0) args.limit = rng.pick(NASTY);
         const result = await callTool(client, tool, args);
         if (result.isError) {

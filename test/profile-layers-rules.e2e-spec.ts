@@ -224,7 +224,11 @@ describe.each(eachBackend())('profile layer rules on %s', (_name, backend) => {
       const saved = await save('project', project, {
         fields: { tool_priority_map: { 'github:create_issue': 10 }, capability_manifest_ref: 'https://example.com/manifest.json', claim_verification_mode: 'strict' },
       });
-      expect(saved.fields).toEqual({ capability_manifest_ref: 'https://example.com/manifest.json', claim_verification_mode: 'strict', tool_priority_map: { 'github:create_issue': 10 } });
+      expect(saved.fields).toEqual({
+        capability_manifest_ref: 'https://example.com/manifest.json',
+        claim_verification_mode: 'strict',
+        tool_priority_map: { 'github:create_issue': 10 },
+      });
       const rows = await inTenantDb(run.testApp, run.token, (m) => m.find(ProfileLayer, { where: { scope_type: 'project', scope_id: project } }));
       expect(rows).toHaveLength(1);
       expect(rows[0].project_id).toBe(project);
@@ -243,5 +247,4 @@ describe.each(eachBackend())('profile layer rules on %s', (_name, backend) => {
       expect(left).toBe(0);
     });
   });
-
 });

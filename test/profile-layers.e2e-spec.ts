@@ -52,9 +52,7 @@ describe.each(eachBackend())('profile layers on %s', (_name, backend) => {
 
     test('the profile extra of start_session and handoffs carries executable true, degraded false', async () => {
       const sessionId = await newSession();
-      const extras = await inTenantDb(run.testApp, run.token, (m) =>
-        run.testApp.app.get(StartSessionExtras).collect(m, { projectId, sessionId, humanId: 'ada' }),
-      );
+      const extras = await inTenantDb(run.testApp, run.token, (m) => run.testApp.app.get(StartSessionExtras).collect(m, { projectId, sessionId, humanId: 'ada' }));
       expect(extras.profile).toEqual({ executable: true, degraded: false, generation_key: expect.stringMatching(/^[0-9a-f]{64}$/), restart_required: false });
       const withoutSession = await inTenantDb(run.testApp, run.token, (m) => run.testApp.app.get(StartSessionExtras).collect(m, { projectId }));
       expect(withoutSession.profile).toMatchObject({ executable: true, degraded: false, restart_required: false });

@@ -169,7 +169,11 @@ describe.each(eachBackend())('project extras on %s', (_name, backend) => {
       expect(added.value.file.content.endsWith('Outro stays.\n\n<!-- baton:begin deploy -->\nsteps\n<!-- baton:end deploy -->\n')).toBe(true);
       expect((await callTool(client, 'update_md_section', { project_id: p, filename: 'NEW.md', section: 'a', content: 'b' })).structured?.code).toBe('FILE_NOT_FOUND');
       const newFile = await callTool(client, 'update_md_section', { project_id: p, filename: 'NEW.md', section: 'a', content: 'b', create: true });
-      expect(newFile.value).toMatchObject({ file_created: true, section_created: true, file: { filename: 'NEW.md', content: '<!-- baton:begin a -->\nb\n<!-- baton:end a -->\n' } });
+      expect(newFile.value).toMatchObject({
+        file_created: true,
+        section_created: true,
+        file: { filename: 'NEW.md', content: '<!-- baton:begin a -->\nb\n<!-- baton:end a -->\n' },
+      });
 
       await run.http.send('PUT', `/projects/${p}/files/DUP.md`, { content: '<!-- baton:begin a -->\n1\n<!-- baton:end a -->\n<!-- baton:begin a -->\n2\n<!-- baton:end a -->' });
       expect((await callTool(client, 'update_md_section', { project_id: p, filename: 'DUP.md', section: 'a', content: 'x' })).structured?.code).toBe('SECTION_AMBIGUOUS');
@@ -177,7 +181,9 @@ describe.each(eachBackend())('project extras on %s', (_name, backend) => {
       expect((await callTool(client, 'update_md_section', { project_id: p, filename: 'BROKEN.md', section: 'a', content: 'x' })).structured?.code).toBe('SECTION_MALFORMED');
       const badName = await callTool(client, 'update_md_section', { project_id: p, filename: 'GUIDE.md', section: 'two words', content: 'x' });
       expect(badName.text).toContain('section must be a name');
-      expect((await callTool(client, 'update_md_section', { project_id: p, filename: '../GUIDE.md', section: 'a', content: 'x' })).text).toContain('filename must be a plain file name');
+      expect((await callTool(client, 'update_md_section', { project_id: p, filename: '../GUIDE.md', section: 'a', content: 'x' })).text).toContain(
+        'filename must be a plain file name',
+      );
     } finally {
       await client.close();
     }
@@ -217,7 +223,12 @@ describe.each(eachBackend())('project extras on %s', (_name, backend) => {
     await fuzzRoute(run.http, { method: 'PUT', path: `/projects/${p}/files/F.md`, body: { content: 'x' } });
     await fuzzRoute(run.http, { method: 'PUT', path: `/projects/${p}/files/F.md/sections/s`, body: { content: 'x', create: true } });
     for (const bad of BAD_SEGMENTS) {
-      await fuzzPathIds(run.http, 'GET', [`/projects/${bad}/agent-instructions`, `/projects/${bad}/agent-instructions/default`, `/projects/${bad}/files`, `/projects/${p}/files/${bad}`]);
+      await fuzzPathIds(run.http, 'GET', [
+        `/projects/${bad}/agent-instructions`,
+        `/projects/${bad}/agent-instructions/default`,
+        `/projects/${bad}/files`,
+        `/projects/${p}/files/${bad}`,
+      ]);
       await fuzzPathIds(run.http, 'PUT', [`/projects/${p}/files/${bad}`, `/projects/${p}/files/F.md/sections/${bad}`], { content: 'x' });
       await fuzzPathIds(run.http, 'PATCH', [`/projects/${bad}/icon`], { icon: '🚀' });
     }

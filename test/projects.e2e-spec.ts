@@ -116,9 +116,7 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
     try {
       expect(client.getServerVersion()?.name).toBe('baton');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(
-        expect.arrayContaining(['list_projects', 'create_project', 'get_project', 'rename_project', 'delete_project']),
-      );
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_projects', 'create_project', 'get_project', 'rename_project', 'delete_project']));
       const created = await callTool(client, 'create_project', { name: 'Made Over MCP' });
       expect(created.isError).toBe(false);
       const rest = await run.http.get(`/projects/${created.value.id}`);
@@ -187,10 +185,12 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
       });
       ws.on('error', reject);
     });
-    const renamed = new Promise<any>((resolve) => ws.on('message', (raw) => {
-      const frame = JSON.parse(raw.toString());
-      if (frame.event === 'project_renamed') resolve(frame);
-    }));
+    const renamed = new Promise<any>((resolve) =>
+      ws.on('message', (raw) => {
+        const frame = JSON.parse(raw.toString());
+        if (frame.event === 'project_renamed') resolve(frame);
+      }),
+    );
     await run.http.post(`/projects/${p.id}/rename`, { name: 'Watched Renamed' });
     await expect(renamed).resolves.toEqual({
       event: 'project_renamed',

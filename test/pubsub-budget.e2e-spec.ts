@@ -79,10 +79,14 @@ describeRedis('push budget tiers (hosted, small thresholds)', () => {
       const before = paused.publish;
       for (let i = 0; i < 5; i++) await a.http.post(`/projects/${a.projectId}/messages`, { to_agent: 'r', body: `late${i}` });
       // The wake-up of a send happens after it has answered: wait for the counters to show all five.
-      const after = await waitUntil(async () => {
-        const d = await pubsub(a);
-        return d.publish.fallbacks >= before.fallbacks + 5 ? d : undefined;
-      }, 5000, 'five fallbacks of tenant A');
+      const after = await waitUntil(
+        async () => {
+          const d = await pubsub(a);
+          return d.publish.fallbacks >= before.fallbacks + 5 ? d : undefined;
+        },
+        5000,
+        'five fallbacks of tenant A',
+      );
       expect(after.publish.attempts).toBe(before.attempts);
       expect(after.publish.fallbacks).toBe(before.fallbacks + 5);
       expect(after.budget.count).toBe(paused.budget.count);
@@ -100,10 +104,14 @@ describeRedis('push budget tiers (hosted, small thresholds)', () => {
       // Tenant B is untouched: its publishes still go out through Redis.
       for (let i = 0; i < 3; i++) await b.http.post(`/projects/${b.projectId}/messages`, { to_agent: 'r', body: `b${i}` });
       // Publishing happens after the send has answered: wait for the counters to show it.
-      const other = await waitUntil(async () => {
-        const d = await pubsub(b);
-        return d.publish.successes >= 3 ? d : undefined;
-      }, 5000, 'three publishes of tenant B');
+      const other = await waitUntil(
+        async () => {
+          const d = await pubsub(b);
+          return d.publish.successes >= 3 ? d : undefined;
+        },
+        5000,
+        'three publishes of tenant B',
+      );
       expect(other.push_live).toBe(true);
       expect(other.budget).toMatchObject({ tier: 'ok', push_paused: false });
       expect(other.publish.successes).toBeGreaterThanOrEqual(3);

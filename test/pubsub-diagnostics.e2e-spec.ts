@@ -66,10 +66,14 @@ describeRedis('pub/sub diagnostics on a hosted instance with Redis', () => {
     const projectId = (await http.post('/projects', { name: 'Diag' })).body.id;
     await waitUntil(async () => (await http.get(`/tunnel/diagnostics/${a.tenant_id}`)).body.pubsub.availability === 'reachable', 10_000, 'reachable');
     for (let i = 0; i < 3; i++) await http.post(`/projects/${projectId}/messages`, { to_agent: 'x', body: `d${i}` });
-    const diag = await waitUntil(async () => {
-      const d = (await http.get(`/tunnel/diagnostics/${a.tenant_id}`)).body;
-      return d.pubsub.publish.successes >= 3 ? d : undefined;
-    }, 5000, 'publishes counted');
+    const diag = await waitUntil(
+      async () => {
+        const d = (await http.get(`/tunnel/diagnostics/${a.tenant_id}`)).body;
+        return d.pubsub.publish.successes >= 3 ? d : undefined;
+      },
+      5000,
+      'publishes counted',
+    );
     const p = diag.pubsub;
     expect(p).toMatchObject({ cache_url_configured: true, availability: 'reachable', push_live: true, connection_generation: 1 });
     expect(p.publish.successes).toBeGreaterThanOrEqual(3);

@@ -57,7 +57,12 @@ describeRedis('a Redis outage while 1,000 messages are sent', () => {
     let ack: number | undefined;
     const receiver = (async () => {
       while (!stop || seen.length < 1000) {
-        const res = await reader.post(`/projects/${projectId}/messages/receive`, { agent: 'collector', wait_seconds: 5, limit: 200, ...(ack !== undefined ? { ack_through: ack } : {}) });
+        const res = await reader.post(`/projects/${projectId}/messages/receive`, {
+          agent: 'collector',
+          wait_seconds: 5,
+          limit: 200,
+          ...(ack !== undefined ? { ack_through: ack } : {}),
+        });
         expect(res.status).toBe(200);
         for (const m of res.body.messages) seen.push(m.body);
         if (res.body.messages.length) ack = res.body.messages[res.body.messages.length - 1].seq;
@@ -73,7 +78,13 @@ describeRedis('a Redis outage while 1,000 messages are sent', () => {
       }
       if (i === 700) {
         await redis.start();
-        states.push((await waitUntil(async () => ((await pubsub()).availability === 'reachable' && (await pubsub(reader)).availability === 'reachable' ? 'reachable' : undefined), 20_000, 'reachable again')) as string);
+        states.push(
+          (await waitUntil(
+            async () => ((await pubsub()).availability === 'reachable' && (await pubsub(reader)).availability === 'reachable' ? 'reachable' : undefined),
+            20_000,
+            'reachable again',
+          )) as string,
+        );
       }
       const res = await http.post(`/projects/${projectId}/messages`, { to_agent: 'collector', body: `m-${i}` });
       expect(res.status).toBe(201);

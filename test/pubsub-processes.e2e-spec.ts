@@ -40,7 +40,10 @@ describeRedis('two server processes sharing Postgres and Redis', () => {
     [a, b] = servers.map((s) => new Http(s.url, token));
     projectId = (await a.post('/projects', { name: 'Two processes' })).body.id;
     sessionId = (await a.post('/sessions/register', { project_id: projectId, name: 'asker' })).body.id;
-    for (const [http, id] of [[a, started.ids[0]], [b, started.ids[0]]] as const) {
+    for (const [http, id] of [
+      [a, started.ids[0]],
+      [b, started.ids[0]],
+    ] as const) {
       await waitUntil(async () => (await http.get(`/tunnel/diagnostics/${id}`)).body.pubsub?.availability === 'reachable', 15_000, 'reachable');
     }
   }, 90_000);

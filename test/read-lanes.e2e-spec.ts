@@ -36,9 +36,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
   });
 
   test('many concurrent statements each get their own answer over at most the lanes allowed, which go back to the pool when idle', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => rows(lanes, `SELECT ${i} AS n, pg_backend_pid() AS pid`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => rows(lanes, `SELECT ${i} AS n, pg_backend_pid() AS pid`)));
     answers.forEach((r, i) => expect(r).toEqual([{ n: i, pid: expect.any(Number) }]));
     const pids = new Set(answers.map((r) => r[0].pid));
     expect(pids.size).toBeGreaterThanOrEqual(1);
@@ -68,9 +66,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
   });
 
   test('a statement that fails does not disturb those pipelined with it', async () => {
-    const results = await Promise.allSettled(
-      Array.from({ length: 30 }, (_, i) => rows(lanes, i % 3 === 1 ? `SELECT ${i} / 0 AS n` : `SELECT ${i} AS n`)),
-    );
+    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => rows(lanes, i % 3 === 1 ? `SELECT ${i} / 0 AS n` : `SELECT ${i} AS n`)));
     results.forEach((result, i) => {
       if (i % 3 === 1) {
         expect(result.status).toBe('rejected');
@@ -86,7 +82,10 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         i % 2
-          ? rows(lanes, `SET LOCAL search_path TO lane_a; SET LOCAL transaction_read_only TO on; SELECT current_setting('search_path') AS sp, current_setting('transaction_read_only') AS ro`)
+          ? rows(
+              lanes,
+              `SET LOCAL search_path TO lane_a; SET LOCAL transaction_read_only TO on; SELECT current_setting('search_path') AS sp, current_setting('transaction_read_only') AS ro`,
+            )
           : rows(lanes, `SELECT current_setting('search_path') AS sp, current_setting('transaction_read_only') AS ro`),
       ),
     );
@@ -123,9 +122,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     const inFlight = rows(lanes, 'SELECT pg_sleep(5)');
     const behind = rows(lanes, 'SELECT 2 AS n');
     await sleep(50);
-    const [{ backend }] = await db.query<{ backend: number }>(
-      "SELECT pid AS backend FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(5)'",
-    );
+    const [{ backend }] = await db.query<{ backend: number }>("SELECT pid AS backend FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(5)'");
     expect(typeof backend).toBe('number');
     await db.query('SELECT pg_terminate_backend($1)', [backend]);
     await expect(inFlight).rejects.toThrow();
@@ -189,11 +186,14 @@ describePostgres('scoped reads: prepared, scoped and read-only', () => {
 
   test('parameters convert as pg converts bound values', async () => {
     const when = new Date('2026-03-04T05:06:07.089Z');
-    const r = await lanes.read(
-      scopeA,
-      'SELECT $1::timestamptz AS d, $2::int[] AS a, $3::text AS n, $4::jsonb AS j, $5::bytea AS b, $6::text AS s',
-      [when, [1, 2, 3], null, { k: ["it's"] }, Buffer.from([0, 255]), 'quote \' and \\ backslash'],
-    );
+    const r = await lanes.read(scopeA, 'SELECT $1::timestamptz AS d, $2::int[] AS a, $3::text AS n, $4::jsonb AS j, $5::bytea AS b, $6::text AS s', [
+      when,
+      [1, 2, 3],
+      null,
+      { k: ["it's"] },
+      Buffer.from([0, 255]),
+      "quote ' and \\ backslash",
+    ]);
     expect(r.rows).toEqual([{ d: when, a: [1, 2, 3], n: null, j: { k: ["it's"] }, b: Buffer.from([0, 255]), s: "quote ' and \\ backslash" }]);
   });
 
@@ -216,18 +216,23 @@ describePostgres('scoped reads: prepared, scoped and read-only', () => {
   });
 
   test('later reads of a statement, described once per connection, give the same typed rows', async () => {
-    const text = "SELECT id, label, now() - now() AS span, '2026-01-02T03:04:05Z'::timestamptz AS at, '{\"k\": [1]}'::jsonb AS j, NULL::int AS nothing FROM items WHERE id <= $1 ORDER BY id";
+    const text =
+      "SELECT id, label, now() - now() AS span, '2026-01-02T03:04:05Z'::timestamptz AS at, '{\"k\": [1]}'::jsonb AS j, NULL::int AS nothing FROM items WHERE id <= $1 ORDER BY id";
     for (let i = 0; i < 3; i++) {
       for (const [scope, expected] of [
-        [scopeA, [[1, 'a one'], [2, 'a two']]],
+        [
+          scopeA,
+          [
+            [1, 'a one'],
+            [2, 'a two'],
+          ],
+        ],
         [scopeB, [[1, 'b one']]],
       ] as const) {
         const { rows, rowCount, command } = await lanes.read(scope, text, [2]);
         expect(command).toBe('SELECT');
         expect(rowCount).toBe(expected.length);
-        expect(rows).toEqual(
-          expected.map(([id, label]) => ({ id, label, span: expect.anything(), at: new Date('2026-01-02T03:04:05Z'), j: { k: [1] }, nothing: null })),
-        );
+        expect(rows).toEqual(expected.map(([id, label]) => ({ id, label, span: expect.anything(), at: new Date('2026-01-02T03:04:05Z'), j: { k: [1] }, nothing: null })));
       }
     }
     // A statement that returns no rows answers an empty list, described or not.

@@ -31,7 +31,11 @@ describePostgres(`${TENANTS} hosted tenants on one shared cluster`, () => {
   beforeAll(async () => {
     db = await TestDatabase.create();
     testApp = await startApp(hostedEnv(db.url, { SERVICE_DB_POOL_SIZE: String(POOL_SIZE), SERVICE_TOKEN_CACHE_SECONDS: '60' }));
-    tenants = await pool(Array.from({ length: TENANTS }, (_, i) => i), 4, (i) => provisionTenant(testApp, `scale-${i}`));
+    tenants = await pool(
+      Array.from({ length: TENANTS }, (_, i) => i),
+      4,
+      (i) => provisionTenant(testApp, `scale-${i}`),
+    );
   }, 300_000);
   afterAll(async () => {
     await testApp?.close();
@@ -45,10 +49,7 @@ describePostgres(`${TENANTS} hosted tenants on one shared cluster`, () => {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const { rows } = await monitor.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'baton'",
-          [db.name],
-        );
+        const { rows } = await monitor.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'baton'", [db.name]);
         peak = Math.max(peak, rows[0].n);
         await sleep(20);
       }

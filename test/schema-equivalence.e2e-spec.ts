@@ -22,7 +22,10 @@ interface IndexShape {
 
 /** Types that mean the same thing to Baton on both drivers. */
 function canonicalType(declared: string): string {
-  const t = declared.toLowerCase().replace(/\(.*\)/, '').trim();
+  const t = declared
+    .toLowerCase()
+    .replace(/\(.*\)/, '')
+    .trim();
   if (['uuid'].includes(t)) return 'id';
   if (['varchar', 'character varying', 'text', 'character', 'char', 'bpchar'].includes(t)) return 'text';
   if (['timestamptz', 'timestamp with time zone', 'datetime'].includes(t)) return 'timestamp';
@@ -63,9 +66,7 @@ describePostgres('tenant migrations give equivalent schemas on SQLite and Postgr
       await lite.release();
       await pgRunner.release();
 
-      const liteTables: { name: string }[] = await sqlite.query(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-      );
+      const liteTables: { name: string }[] = await sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
       // Full-text search is each dialect's own machinery (an FTS5 table and its shadow tables on
       // SQLite, a GIN index on Postgres): named *_fts*, and left out of the comparison.
       const isFts = (name: string) => /_fts(_|$)/.test(name);

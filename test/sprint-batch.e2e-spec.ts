@@ -74,12 +74,24 @@ describe.each(eachBackend())('sprint-batch on %s', (_name, backend) => {
       })
     ).body.items as { id: string; slug: string }[];
     const [a, b, c, d, e, f] = created;
-    const updated = await batch(projectId, { op: 'update', items: [{ item_id: a.id, priority: 'urgent' }, { item_id: b.slug, notes: 'checked', status: 'todo' }] });
+    const updated = await batch(projectId, {
+      op: 'update',
+      items: [
+        { item_id: a.id, priority: 'urgent' },
+        { item_id: b.slug, notes: 'checked', status: 'todo' },
+      ],
+    });
     expect(updated.body.items.map((i: { priority: string; status: string }) => [i.priority, i.status])).toEqual([
       ['urgent', 'pending'],
       ['normal', 'todo'],
     ]);
-    const cycle = await batch(projectId, { op: 'update', items: [{ item_id: c.id, depends_on: d.id }, { item_id: d.id, depends_on: c.id }] });
+    const cycle = await batch(projectId, {
+      op: 'update',
+      items: [
+        { item_id: c.id, depends_on: d.id },
+        { item_id: d.id, depends_on: c.id },
+      ],
+    });
     expect(cycle).toMatchObject({ status: 409, body: { code: 'DEPENDENCY_CYCLE', index: 1 } });
     expect((await api.get(projectId, c.id)).body.depends_on).toBeNull();
     expect((await batch(projectId, { op: 'complete', items: [{ item_id: a.id, notes: 'ok' }] })).body.items[0].status).toBe('done');

@@ -164,9 +164,7 @@ describe.each(eachBackend())('sprint claims on %s', (_name, backend) => {
     const sessions = await Promise.all(Array.from({ length: 8 }, (_, i) => api.session(projectId, { name: `racer-${i}`, kind: 'worker' })));
     const clients = await Promise.all(sessions.map(() => connectMcp(run.testApp.url, run.token)));
     try {
-      const results = await Promise.all(
-        sessions.map((s, i) => callTool(clients[i], 'claim_sprint_item', { project_id: projectId, item_id: item.id, session_id: s.id })),
-      );
+      const results = await Promise.all(sessions.map((s, i) => callTool(clients[i], 'claim_sprint_item', { project_id: projectId, item_id: item.id, session_id: s.id })));
       const winners = results.filter((r) => !r.isError);
       expect(winners).toHaveLength(1);
       const winner = sessions.find((s) => s.id === winners[0].value.item.claimed_by_session_id)!;

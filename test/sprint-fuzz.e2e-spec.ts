@@ -13,12 +13,39 @@ import { sprintClient } from './support/sprint-client';
 const SEED = fuzzSeed(20241123);
 
 const WRONG_TYPES: unknown[] = [null, true, 0, -1, 3.5, 1e308, [], ['a'], {}, { nested: [null] }];
-const NASTY = ['', ' ', '\u0000', 'nul\u0000x', '\u0007bell', '\u001b[31m', "' OR '1'='1", '; DROP TABLE sprint_items; --', '../../etc/passwd', '\ud800', '%', '__proto__', 'x'.repeat(5000)];
+const NASTY = [
+  '',
+  ' ',
+  '\u0000',
+  'nul\u0000x',
+  '\u0007bell',
+  '\u001b[31m',
+  "' OR '1'='1",
+  '; DROP TABLE sprint_items; --',
+  '../../etc/passwd',
+  '\ud800',
+  '%',
+  '__proto__',
+  'x'.repeat(5000),
+];
 // ('..' and '' are left out: fetch resolves them into other, valid paths before sending.)
 const BAD_REFS = [' ', 'UPPER-CASE', 'has space', 'a/b', '-leading', 'x'.repeat(81), 'é-accent', '%00', "'; --", '00000000-0000-0000-0000-00000000000g'];
 const BAD_IDS = ['nope', '123', `${randomUUID()}x`, 'x'.repeat(300), "' OR 1=1 --"];
 const BAD_DATES = ['tomorrow', '2030-13-45', '2030-02-30T25:00:00Z', '1e308', '', 'null'];
-const BAD_RESOURCES: unknown[] = ['file:a.ts', [''], ['nokind'], ['file:'], ['file:/'], ['FILE:a.ts'], ['file:a\u0000.ts'], [7], [null], Array.from({ length: 51 }, (_, i) => `file:f${i}.ts`), ['x'.repeat(1025)], ['9kind:a']];
+const BAD_RESOURCES: unknown[] = [
+  'file:a.ts',
+  [''],
+  ['nokind'],
+  ['file:'],
+  ['file:/'],
+  ['FILE:a.ts'],
+  ['file:a\u0000.ts'],
+  [7],
+  [null],
+  Array.from({ length: 51 }, (_, i) => `file:f${i}.ts`),
+  ['x'.repeat(1025)],
+  ['9kind:a'],
+];
 
 function badFieldValues(field: string): unknown[] {
   switch (field) {
@@ -101,32 +128,79 @@ describe.each(eachBackend())('sprint routes and tools refuse bad input on %s', (
     const before = JSON.stringify((await run.http.get(`${base}/sprint-items`)).body);
 
     const createValid = { title: 'Valid fuzz title', version: 'v1', force: true };
-    const createFields = ['title', 'version', 'group', 'human_id', 'depends_on', 'failure_mode', 'touches_resources', 'force', 'track', 'wave', 'priority', 'blocker_kind', 'deferred_until', 'required_notes', 'milestone_type', 'prospect_bypass', 'sprint_name', 'notes'];
-    const patchFields = ['title', 'version', 'status', 'failure_mode', 'priority', 'required_notes', 'milestone_type', 'prospect_bypass', 'touches_resources', 'force', 'notes', 'depends_on', 'deferred_until', 'group', 'track'];
+    const createFields = [
+      'title',
+      'version',
+      'group',
+      'human_id',
+      'depends_on',
+      'failure_mode',
+      'touches_resources',
+      'force',
+      'track',
+      'wave',
+      'priority',
+      'blocker_kind',
+      'deferred_until',
+      'required_notes',
+      'milestone_type',
+      'prospect_bypass',
+      'sprint_name',
+      'notes',
+    ];
+    const patchFields = [
+      'title',
+      'version',
+      'status',
+      'failure_mode',
+      'priority',
+      'required_notes',
+      'milestone_type',
+      'prospect_bypass',
+      'touches_resources',
+      'force',
+      'notes',
+      'depends_on',
+      'deferred_until',
+      'group',
+      'track',
+    ];
     const probes: Probe[] = [];
     const json = (method: string, path: string, body: unknown, label: string) => probes.push({ method, path, body, label });
 
-    for (const field of createFields) for (const v of badFieldValues(field)) json('POST', `${base}/sprint-items`, { ...createValid, [field]: v }, `create ${field}=${String(v).slice(0, 20)}`);
+    for (const field of createFields)
+      for (const v of badFieldValues(field)) json('POST', `${base}/sprint-items`, { ...createValid, [field]: v }, `create ${field}=${String(v).slice(0, 20)}`);
     json('POST', `${base}/sprint-items`, { version: 'v1' }, 'create without title');
     json('POST', `${base}/sprint-items`, { title: 'No version at all' }, 'create without version');
-    for (const key of ['id', 'status', 'slug', 'project_id', 'stall_count', 'claimed_by_session_id', 'Title', '']) json('POST', `${base}/sprint-items`, { ...createValid, [key]: 'x' }, `create unknown ${key}`);
+    for (const key of ['id', 'status', 'slug', 'project_id', 'stall_count', 'claimed_by_session_id', 'Title', ''])
+      json('POST', `${base}/sprint-items`, { ...createValid, [key]: 'x' }, `create unknown ${key}`);
     for (const field of patchFields) for (const v of badFieldValues(field)) json('PATCH', itemPath, { [field]: v }, `patch ${field}=${String(v).slice(0, 20)}`);
     json('PATCH', itemPath, { slug: 'new-slug' }, 'patch slug');
     json('PATCH', itemPath, { depends_on: item.id }, 'patch self dependency');
-    for (const field of ['task_id', 'notes', 'provisional', 'session_id']) for (const v of badFieldValues(field)) json('POST', `${itemPath}/complete`, { [field]: v }, `complete ${field}`);
-    for (const action of ['fail', 'skip']) for (const field of ['reason', 'session_id']) for (const v of badFieldValues(field)) json('POST', `${itemPath}/${action}`, { [field]: v }, `${action} ${field}`);
+    for (const field of ['task_id', 'notes', 'provisional', 'session_id'])
+      for (const v of badFieldValues(field)) json('POST', `${itemPath}/complete`, { [field]: v }, `complete ${field}`);
+    for (const action of ['fail', 'skip'])
+      for (const field of ['reason', 'session_id']) for (const v of badFieldValues(field)) json('POST', `${itemPath}/${action}`, { [field]: v }, `${action} ${field}`);
     for (const v of [undefined, ...badFieldValues('to_version')]) json('POST', `${itemPath}/push`, v === undefined ? {} : { to_version: v }, `push to_version=${String(v)}`);
-    for (const field of ['session_id', 'claimant']) for (const v of badFieldValues(field)) {
-      json('POST', `${itemPath}/claim`, { session_id: session.id, [field]: v }, `claim ${field}`);
-      json('POST', `${base}/sprint-items/claim`, { session_id: session.id, [field]: v }, `claim next ${field}`);
-    }
+    for (const field of ['session_id', 'claimant'])
+      for (const v of badFieldValues(field)) {
+        json('POST', `${itemPath}/claim`, { session_id: session.id, [field]: v }, `claim ${field}`);
+        json('POST', `${base}/sprint-items/claim`, { session_id: session.id, [field]: v }, `claim next ${field}`);
+      }
     json('POST', `${itemPath}/claim`, {}, 'claim without session');
     json('POST', `${itemPath}/claim`, { session_id: randomUUID() }, 'claim unknown session');
     json('POST', `${itemPath}/release`, { session_id: session.id }, 'release unclaimed');
     for (const v of badFieldValues('session_id')) json('POST', `${itemPath}/release`, { session_id: v }, 'release bad session');
     for (const v of [...badFieldValues('title'), undefined]) json('POST', `${itemPath}/subtasks`, v === undefined ? { owner: 'ai' } : { title: v }, 'subtask title');
     for (const v of [...WRONG_TYPES, 'robot']) json('POST', `${itemPath}/subtasks`, { title: 'Sub', owner: v }, 'subtask owner');
-    for (const v of [...WRONG_TYPES.filter((w) => !(Array.isArray(w) && w.every((x) => typeof x === 'string'))), [''], ['a\u0000'], Array.from({ length: 101 }, () => 'a.ts'), ['x'.repeat(1025)]]) json('POST', `${itemPath}/prospect`, { locations: v }, 'prospect locations');
+    for (const v of [
+      ...WRONG_TYPES.filter((w) => !(Array.isArray(w) && w.every((x) => typeof x === 'string'))),
+      [''],
+      ['a\u0000'],
+      Array.from({ length: 101 }, () => 'a.ts'),
+      ['x'.repeat(1025)],
+    ])
+      json('POST', `${itemPath}/prospect`, { locations: v }, 'prospect locations');
     for (const v of [...WRONG_TYPES, 'claim', 'CREATE']) json('POST', `${base}/sprint-batch`, { op: v, items: [{}] }, `batch op=${String(v)}`);
     for (const v of [...WRONG_TYPES, [1], [null], [[]]]) json('POST', `${base}/sprint-batch`, { op: 'create', items: v }, 'batch items');
     for (const op of ['create', 'update', 'complete', 'fail', 'skip', 'push', 'delete']) {
@@ -168,7 +242,8 @@ describe.each(eachBackend())('sprint routes and tools refuse bad input on %s', (
     json('POST', `/projects/${randomUUID()}/sprint-items`, createValid, 'create in unknown project');
     json('POST', `/projects/${randomUUID()}/sprint-batch`, { op: 'create', items: [createValid] }, 'batch in unknown project');
     for (const raw of ['{', '[]', '"x"', '42', 'null', '{"title": "x",}', '[{"title":"x","version":"v1"}]']) {
-      for (const path of [`${base}/sprint-items`, itemPath, `${base}/sprint-batch`, `${itemPath}/claim`]) probes.push({ method: path === itemPath ? 'PATCH' : 'POST', path, raw, label: `raw ${raw} to ${path.slice(base.length)}` });
+      for (const path of [`${base}/sprint-items`, itemPath, `${base}/sprint-batch`, `${itemPath}/claim`])
+        probes.push({ method: path === itemPath ? 'PATCH' : 'POST', path, raw, label: `raw ${raw} to ${path.slice(base.length)}` });
     }
     // A few random mixtures of bad fields.
     for (let i = 0; i < 60; i++) {
@@ -204,16 +279,46 @@ describe.each(eachBackend())('sprint routes and tools refuse bad input on %s', (
     const failures: string[] = [];
     try {
       const names = [
-        'add_sprint_item', 'add_subtask', 'assign_sprint_waves', 'claim_sprint_item', 'complete_sprint_item', 'delete_sprint_item', 'fail_sprint_item',
-        'find_sprint_items_by_resource', 'get_sprint_item', 'get_sprint_pending_count', 'get_test_coverage_expected', 'get_wave_summary', 'list_sprint_items',
-        'list_sprint_tracks', 'prospect_sprint_item', 'push_sprint_item', 'reconcile_sprint', 'release_sprint_item', 'set_sprint_track', 'skip_sprint_item',
-        'sprint_batch', 'update_sprint_item',
+        'add_sprint_item',
+        'add_subtask',
+        'assign_sprint_waves',
+        'claim_sprint_item',
+        'complete_sprint_item',
+        'delete_sprint_item',
+        'fail_sprint_item',
+        'find_sprint_items_by_resource',
+        'get_sprint_item',
+        'get_sprint_pending_count',
+        'get_test_coverage_expected',
+        'get_wave_summary',
+        'list_sprint_items',
+        'list_sprint_tracks',
+        'prospect_sprint_item',
+        'push_sprint_item',
+        'reconcile_sprint',
+        'release_sprint_item',
+        'set_sprint_track',
+        'skip_sprint_item',
+        'sprint_batch',
+        'update_sprint_item',
       ];
       const tools = (await client.listTools()).tools.filter((t) => names.includes(t.name));
       expect(tools.map((t) => t.name).sort()).toEqual([...names].sort());
       const good: Record<string, unknown> = {
-        project_id: projectId, item_id: item.id, session_id: session.id, parent_id: item.id, title: 'Fuzzed title', version: 'v1', to_version: 'v2',
-        wave_id: 'wave-1', track: 'lane', state: 'deferred', op: 'create', items: [{ title: 'x', version: 'v1' }], locations: ['a.ts'], resource: 'file:a.ts',
+        project_id: projectId,
+        item_id: item.id,
+        session_id: session.id,
+        parent_id: item.id,
+        title: 'Fuzzed title',
+        version: 'v1',
+        to_version: 'v2',
+        wave_id: 'wave-1',
+        track: 'lane',
+        state: 'deferred',
+        op: 'create',
+        items: [{ title: 'x', version: 'v1' }],
+        locations: ['a.ts'],
+        resource: 'file:a.ts',
       };
       for (const tool of tools) {
         const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };

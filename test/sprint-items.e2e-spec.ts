@@ -5,9 +5,36 @@ import { sprintClient } from './support/sprint-client';
 import { tenantClient } from './support/tenant-client';
 
 const SPEC_FIELDS = [
-  'id', 'project_id', 'version', 'title', 'status', 'item_group', 'human_id', 'notes', 'depends_on', 'failure_mode', 'milestone_type', 'track',
-  'wave', 'priority', 'blocker_kind', 'deferred_until', 'touches_resources', 'parent_id', 'owner', 'required_notes', 'slug', 'nickname',
-  'sprint_name', 'prospect_bypass', 'stall_count', 'pushed_to', 'task_id', 'claimed_at', 'completed_at', 'added_at',
+  'id',
+  'project_id',
+  'version',
+  'title',
+  'status',
+  'item_group',
+  'human_id',
+  'notes',
+  'depends_on',
+  'failure_mode',
+  'milestone_type',
+  'track',
+  'wave',
+  'priority',
+  'blocker_kind',
+  'deferred_until',
+  'touches_resources',
+  'parent_id',
+  'owner',
+  'required_notes',
+  'slug',
+  'nickname',
+  'sprint_name',
+  'prospect_bypass',
+  'stall_count',
+  'pushed_to',
+  'task_id',
+  'claimed_at',
+  'completed_at',
+  'added_at',
 ];
 
 describe.each(eachBackend())('sprint items on %s', (_name, backend) => {
@@ -354,7 +381,15 @@ describe.each(hostedBackend())('sprint items across tenants on %s', (_name, back
       const res = await intruder.send(method, path, body);
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
     }
-    for (const path of ['sprint-items', 'sprint/pending_count', 'sprint/test_coverage_expected', 'resources/sprint-items?resource=file:src/secret.ts', 'wave-summary/wave-1', 'sprint-tracks', 'reconcile']) {
+    for (const path of [
+      'sprint-items',
+      'sprint/pending_count',
+      'sprint/test_coverage_expected',
+      'resources/sprint-items?resource=file:src/secret.ts',
+      'wave-summary/wave-1',
+      'sprint-tracks',
+      'reconcile',
+    ]) {
       expect({ path, status: (await intruder.get(`/projects/${projectId}/${path}`)).status }).toEqual({ path, status: 404 });
     }
     expect((await intruder.get(`/projects/${theirs}/resources/sprint-items?resource=file:src/secret.ts`)).body).toEqual([]);

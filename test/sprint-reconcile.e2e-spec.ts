@@ -116,7 +116,6 @@ describe.each(selfHosted.map((b) => [b.name, b] as const))('GET reconcile on %s'
     expect((await run.http.get(`/projects/${projectId}/reconcile?limit=0`)).status).toBe(400);
     expect((await run.http.get(`/projects/${projectId}/reconcile?limit=x`)).body.detail).toMatch(/limit must be a whole number/);
   });
-
 });
 
 describe.each(hostedBackend())('GET reconcile on %s', (_name, backend) => {

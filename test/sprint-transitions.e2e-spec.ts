@@ -24,7 +24,12 @@ describe.each(eachBackend())('sprint item transitions on %s', (_name, backend) =
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ status: 'done', notes: 'Merged in #42', task_id: taskId });
     expect(Date.parse(done.body.completed_at)).toBeGreaterThanOrEqual(Date.parse(item.added_at));
-    for (const [action, body] of [['complete', {}], ['fail', {}], ['skip', {}], ['push', { to_version: 'v2' }]] as const) {
+    for (const [action, body] of [
+      ['complete', {}],
+      ['fail', {}],
+      ['skip', {}],
+      ['push', { to_version: 'v2' }],
+    ] as const) {
       const again = await post(projectId, item.id, action, body);
       expect({ action, status: again.status, code: again.body.code }).toEqual({ action, status: 409, code: 'ITEM_TERMINAL' });
     }
@@ -121,7 +126,10 @@ describe.each(eachBackend())('sprint item transitions on %s', (_name, backend) =
     expect(stopped).toMatchObject({ status: 'failed' });
     expect(stopped.completed_at).toEqual(expect.any(String));
     expect(stopped.notes).toBe(`Failed: it depends on ${parent.slug}, which failed, and its failure_mode is stop.`);
-    expect((await api.get(projectId, stopChild.id)).body).toMatchObject({ status: 'failed', notes: `Failed: it depends on ${stop.slug}, which failed, and its failure_mode is stop.` });
+    expect((await api.get(projectId, stopChild.id)).body).toMatchObject({
+      status: 'failed',
+      notes: `Failed: it depends on ${stop.slug}, which failed, and its failure_mode is stop.`,
+    });
     expect((await api.get(projectId, contChild.id)).body.status).toBe('pending');
     expect((await api.claim(projectId, contChild.id, { session_id: worker.id })).body.claimed).toBe(true);
     const stopOnFailed = await api.item(projectId, { title: 'Late stop item', depends_on: parent.id, failure_mode: 'stop' });

@@ -92,7 +92,7 @@ describe.each(eachBackend())('start_session and session notes on %s', (_name, ba
     }
   });
 
-  test("a lock that expired is not warned about, though its session is still active", async () => {
+  test('a lock that expired is not warned about, though its session is still active', async () => {
     const project = (await run.http.post('/projects', { name: 'Locks Expire' })).body.id;
     const b = await start({ name: 'holder' }, 'start-session', project);
     const client = await connectMcp(run.testApp.url, run.token);
@@ -136,9 +136,7 @@ describe.each(eachBackend())('start_session and session notes on %s', (_name, ba
       const times = list.body.map((n: { created_at: string }) => Date.parse(n.created_at));
       expect(times[0]).toBeGreaterThan(times[1]);
       expect(times[1]).toBeGreaterThan(times[2]);
-      expect((await run.http.get(`/sessions/${s.session_id}/notes?limit=1&offset=1`)).body.map((n: { body: string }) => n.body)).toEqual([
-        'second:\n- tests pass\n- lint next',
-      ]);
+      expect((await run.http.get(`/sessions/${s.session_id}/notes?limit=1&offset=1`)).body.map((n: { body: string }) => n.body)).toEqual(['second:\n- tests pass\n- lint next']);
       const viaTool = await callTool(client, 'get_session_notes', { session_id: s.session_id, limit: 2 });
       expect(viaTool.value.map((n: { body: string }) => n.body)).toEqual(['third', 'second:\n- tests pass\n- lint next']);
     } finally {

@@ -177,7 +177,11 @@ describe.each(eachBackend())('tasks on %s', (_name, backend) => {
     expect((await run.http.post(`/projects/${project}/tasks/claim`, { session_id: s.id })).body.task.id).toBe(newer.id);
     expect((await run.http.post(`/projects/${project}/tasks/claim`, { session_id: s.id })).body).toEqual({ claimed: false, claimed_by: null, task: null });
     const done = await logTask(project, s.id, 'finished already');
-    expect((await run.http.post(`/projects/${project}/tasks/claim`, { session_id: s.id, task_id: done.id })).body).toMatchObject({ claimed: false, claimed_by: null, task: { status: 'done' } });
+    expect((await run.http.post(`/projects/${project}/tasks/claim`, { session_id: s.id, task_id: done.id })).body).toMatchObject({
+      claimed: false,
+      claimed_by: null,
+      task: { status: 'done' },
+    });
     expect((await run.http.post(`/projects/${project}/tasks/claim`, { session_id: s.id, task_id: randomUUID() })).status).toBe(404);
   });
 

@@ -90,11 +90,7 @@ describePostgres('hosted tenancy on Postgres', () => {
 
   test('MCP needs a valid token in hosted mode', async () => {
     await expect(connectMcp(testApp.url)).rejects.toThrow();
-    const res = await new Http(testApp.url).post(
-      '/mcp',
-      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-      { accept: 'application/json, text/event-stream' },
-    );
+    const res = await new Http(testApp.url).post('/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json, text/event-stream' });
     expect(res.status).toBe(401);
     expect(res.body.detail).toBeDefined();
     // The token is checked first; a valid one still meets the Origin check.
@@ -166,9 +162,7 @@ describePostgres('hosted tenancy on Postgres', () => {
     const ctxA = await testApp.app.get(TenantResolver).resolve(`Bearer ${a.token}`);
     const id = randomUUID();
     await runWithTenant(ctxA, async () => {
-      await expect(
-        tenantDb.read((m) => m.query(`INSERT INTO projects (id, name, name_key) VALUES ($1, 'ro', 'ro')`, [id])),
-      ).rejects.toThrow(/read-only transaction/);
+      await expect(tenantDb.read((m) => m.query(`INSERT INTO projects (id, name, name_key) VALUES ($1, 'ro', 'ro')`, [id]))).rejects.toThrow(/read-only transaction/);
       await expect(tenantDb.read((m) => m.transaction(async (inner) => inner.query('SELECT 1')))).rejects.toThrow(/cannot open or end a transaction/);
       await tenantDb.transaction((m) => m.query(`INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [id, "it's \\ read", 'rw']));
       const rows = await tenantDb.read((m) => m.query('SELECT name FROM projects WHERE id = $1', [id]));
@@ -180,24 +174,24 @@ describePostgres('hosted tenancy on Postgres', () => {
     });
   });
 
-  test("reads of two tenants sent in the same turn share connections, and each statement runs as its own tenant", async () => {
+  test('reads of two tenants sent in the same turn share connections, and each statement runs as its own tenant', async () => {
     const tenantDb = testApp.app.get(TenantDb);
     const resolver = testApp.app.get(TenantResolver);
     const contexts = [await resolver.resolve(`Bearer ${a.token}`), await resolver.resolve(`Bearer ${b.token}`)];
     const names = await Promise.all(
       contexts.map((ctx, i) =>
-        runWithTenant(ctx, () => tenantDb.transaction(async (m) => {
-          const name = `same turn ${i} ${randomUUID()}`;
-          await m.query(`INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [randomUUID(), name, name]);
-          return name;
-        })),
+        runWithTenant(ctx, () =>
+          tenantDb.transaction(async (m) => {
+            const name = `same turn ${i} ${randomUUID()}`;
+            await m.query(`INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, $3, now(), now())`, [randomUUID(), name, name]);
+            return name;
+          }),
+        ),
       ),
     );
     // Issued in one synchronous loop: one turn of the event loop, alternating tenants.
     const reads = Array.from({ length: 40 }, (_, i) =>
-      runWithTenant(contexts[i % 2], () =>
-        tenantDb.read((m) => m.query('SELECT current_user AS who, pg_backend_pid() AS pid, (SELECT array_agg(name) FROM projects) AS names')),
-      ),
+      runWithTenant(contexts[i % 2], () => tenantDb.read((m) => m.query('SELECT current_user AS who, pg_backend_pid() AS pid, (SELECT array_agg(name) FROM projects) AS names'))),
     );
     const answers = (await Promise.all(reads)).map((rows) => rows[0] as { who: string; pid: number; names: string[] });
     answers.forEach((answer, i) => {
@@ -211,7 +205,7 @@ describePostgres('hosted tenancy on Postgres', () => {
   });
 
   test('nothing of a tenant survives on a pooled connection after its transaction or read', async () => {
-    const own = await Promise.all([a, b].map(async (t) => (await t.http.post("/projects", { name: `pooled ${randomUUID()}` })).body.id as string));
+    const own = await Promise.all([a, b].map(async (t) => (await t.http.post('/projects', { name: `pooled ${randomUUID()}` })).body.id as string));
     const answers = await Promise.all(
       Array.from({ length: 80 }, (_, i) => {
         const [t, ownId, otherId] = i % 2 ? [a, own[0], own[1]] : [b, own[1], own[0]];
@@ -233,9 +227,7 @@ describePostgres('hosted tenancy on Postgres', () => {
     );
     try {
       for (const runner of runners) {
-        const [{ search_path, current_user, session_user }] = await runner.query(
-          "SELECT current_setting('search_path') AS search_path, current_user, session_user",
-        );
+        const [{ search_path, current_user, session_user }] = await runner.query("SELECT current_setting('search_path') AS search_path, current_user, session_user");
         expect(search_path).toBe('"$user", public');
         expect(current_user).toBe(session_user);
       }
@@ -275,10 +267,9 @@ describePostgres('hosted tenancy on Postgres', () => {
     const c = await tenantClient(testApp, 'Tenant C');
     const http = c.http;
     await http.post('/projects', { name: 'C data' });
-    const [{ schema_name, role_name }] = await db.query<{ schema_name: string; role_name: string }>(
-      'SELECT schema_name, role_name FROM control.tenants WHERE id = $1',
-      [c.tenant_id],
-    );
+    const [{ schema_name, role_name }] = await db.query<{ schema_name: string; role_name: string }>('SELECT schema_name, role_name FROM control.tenants WHERE id = $1', [
+      c.tenant_id,
+    ]);
     await testApp.app.get(TenantsService).deprovision(c.tenant_id);
     expect(await db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema_name])).toEqual([]);
     expect(await db.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role_name])).toEqual([]);

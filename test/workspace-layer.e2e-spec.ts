@@ -42,7 +42,14 @@ describe.each(eachBackend())('workspace layer on %s', (_name, backend) => {
 
   test('workspace notes: create, list newest first, tag and substring queries, PATCH, DELETE 204 then 404', async () => {
     const a = await note('Coding style', { body: 'Prefer small PRs', tags: ['Style', 'review'] });
-    expect(a).toEqual({ id: expect.any(String), title: 'Coding style', body: 'Prefer small PRs', tags: ['style', 'review'], created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(a).toEqual({
+      id: expect.any(String),
+      title: 'Coding style',
+      body: 'Prefer small PRs',
+      tags: ['style', 'review'],
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const b = await note('On-call rota', { body: 'Weekly, handover on Mondays', tags: ['ops'] });
     const list = async (q = '') => titles((await run.http.get(`/workspace/notes${q}`)).body);
     expect(await list()).toEqual(['On-call rota', 'Coding style']);
@@ -119,7 +126,10 @@ describe.each(eachBackend())('workspace layer on %s', (_name, backend) => {
       ['security', [a.id, d.id]],
       [null, [c.id]],
     ]);
-    expect((await run.http.get('/workspace/sprint-items?status=in_progress')).body).toEqual({ groups: [{ group: 'security', items: [expect.objectContaining({ id: d.id })] }], total: 1 });
+    expect((await run.http.get('/workspace/sprint-items?status=in_progress')).body).toEqual({
+      groups: [{ group: 'security', items: [expect.objectContaining({ id: d.id })] }],
+      total: 1,
+    });
 
     const patched = await run.http.patch(`/workspace/sprint-items/${c.id}`, { group: 'docs', notes: 'draft in the wiki' });
     expect(patched.body).toMatchObject({ item_group: 'docs', notes: 'draft in the wiki', title: 'Write the onboarding guide' });

@@ -33,8 +33,7 @@ class MemorySource implements ExportSource {
   }
 }
 
-const numbers = (n: Partial<ExportNumbers> = {}) =>
-  effectiveNumbers({ batchSize: 200, chunkSize: 50, maxRetries: 3, backoffBaseS: 0.05, timeoutS: 2, totalDeadlineS: 10, ...n });
+const numbers = (n: Partial<ExportNumbers> = {}) => effectiveNumbers({ batchSize: 200, chunkSize: 50, maxRetries: 3, backoffBaseS: 0.05, timeoutS: 2, totalDeadlineS: 10, ...n });
 
 function library(): OtlpLibrary {
   const loaded = loadOtlpLibrary();

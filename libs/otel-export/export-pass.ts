@@ -69,12 +69,7 @@ export interface ChunkSender {
  * starts again from that chunk. Nothing accepted is ever sent again by a later
  * pass, because the watermark moved past it before the next chunk was tried.
  */
-export async function runExportPass(
-  source: ExportSource,
-  sender: ChunkSender,
-  numbers: ExportNumbers,
-  clock: PassClock = realClock,
-): Promise<ExportPassResult> {
+export async function runExportPass(source: ExportSource, sender: ChunkSender, numbers: ExportNumbers, clock: PassClock = realClock): Promise<ExportPassResult> {
   const started = clock.now();
   const deadlineAt = started + numbers.totalDeadlineS * 1000;
   const result: ExportPassResult = {

@@ -1,13 +1,5 @@
 /** Where push stands, as the diagnostics report it (spec §3, pub/sub availability state). */
-export const AVAILABILITY_STATES = [
-  'unconfigured',
-  'construction_failed',
-  'idle',
-  'connected_unverified',
-  'reachable',
-  'unreachable',
-  'degraded',
-] as const;
+export const AVAILABILITY_STATES = ['unconfigured', 'construction_failed', 'idle', 'connected_unverified', 'reachable', 'unreachable', 'degraded'] as const;
 
 export type Availability = (typeof AVAILABILITY_STATES)[number];
 

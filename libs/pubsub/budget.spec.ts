@@ -10,7 +10,13 @@ describeWithRedis('push budget tiers (shared Redis, unique prefix)', () => {
   let now: Date;
   const prefix = uniquePrefix('budget');
   const thresholds = { warning: 3, disable: 5, adminAlert: 8 };
-  const budget = () => new PushBudget(() => redis, prefix, thresholds, () => now);
+  const budget = () =>
+    new PushBudget(
+      () => redis,
+      prefix,
+      thresholds,
+      () => now,
+    );
 
   beforeAll(() => {
     redis = new Redis(REDIS_URL);

@@ -27,9 +27,7 @@ const URL_CREDENTIALS = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/)[^/\s?#@]{
 export function redactSecrets(text: string): string {
   let out = text.replace(URL_CREDENTIALS, (_m: string, scheme: string) => `${scheme}[redacted]@`);
   for (const pattern of PATTERNS) {
-    out = out.replace(pattern, (match, scheme?: string) =>
-      typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} [redacted]` : '[redacted]',
-    );
+    out = out.replace(pattern, (match, scheme?: string) => (typeof scheme === 'string' && /^(bearer|basic)$/i.test(scheme) ? `${scheme} [redacted]` : '[redacted]'));
   }
   return out;
 }

@@ -4,12 +4,4 @@ export { SecretBox } from './secret-box';
 export { bindParams, Dialect, forDialect, fromSqlTimestamp, quoteIdent, sqlTimestamp } from './sql';
 export { currentTenant, enterRequestTenant, maybeCurrentTenant, runInRequestScope, runWithTenant, TenantContext } from './tenant-context';
 export { TenantDb } from './tenant-db';
-export {
-  BYODB_SCHEMA,
-  CONTROL_SCHEMA,
-  createTenantSchema,
-  dropTenantSchema,
-  LOCAL_SCHEMA,
-  roleNameFor,
-  schemaNameFor,
-} from './tenant-schema';
+export { BYODB_SCHEMA, CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, LOCAL_SCHEMA, roleNameFor, schemaNameFor } from './tenant-schema';

@@ -33,9 +33,7 @@ export class Tasks1732250100000 implements MigrationInterface {
       return;
     }
     // SQLite: an FTS5 index keyed by seq, kept in step with tasks by triggers.
-    await runner.query(
-      `CREATE VIRTUAL TABLE tasks_fts USING fts5(description, content='', contentless_delete=1, tokenize='porter unicode61')`,
-    );
+    await runner.query(`CREATE VIRTUAL TABLE tasks_fts USING fts5(description, content='', contentless_delete=1, tokenize='porter unicode61')`);
     await runner.query(`CREATE TRIGGER tasks_fts_insert AFTER INSERT ON tasks BEGIN
       INSERT INTO tasks_fts (rowid, description) VALUES (new.seq, new.description);
     END`);

@@ -50,9 +50,7 @@ export class SprintItems1732260000000 implements MigrationInterface {
     await runner.query('CREATE UNIQUE INDEX sprint_items_project_slug_uq ON sprint_items (project_id, slug)');
     await runner.query('CREATE UNIQUE INDEX sprint_items_project_nickname_uq ON sprint_items (project_id, nickname)');
     // The next-claimable pick walks this in serving order and stops at the first item that passes the gates.
-    await runner.query(
-      "CREATE INDEX sprint_items_claimable_ix ON sprint_items (project_id, priority_rank, added_at, id) WHERE status IN ('todo', 'pending')",
-    );
+    await runner.query("CREATE INDEX sprint_items_claimable_ix ON sprint_items (project_id, priority_rank, added_at, id) WHERE status IN ('todo', 'pending')");
     await runner.query('CREATE INDEX sprint_items_project_status_ix ON sprint_items (project_id, status)');
     await runner.query('CREATE INDEX sprint_items_project_wave_ix ON sprint_items (project_id, wave)');
     await runner.query('CREATE INDEX sprint_items_depends_on_ix ON sprint_items (depends_on)');

@@ -112,10 +112,7 @@ describe('loadConfig', () => {
     });
 
     test('the aliases satisfy the production requirements', () => {
-      const config = loadConfig(
-        { NODE_ENV: 'production', SERVICE_SESSION_SECRET: 'alias-session-secret-0123456789', SERVICE_BASE_URL: 'https://baton.example.com' },
-        cwd,
-      );
+      const config = loadConfig({ NODE_ENV: 'production', SERVICE_SESSION_SECRET: 'alias-session-secret-0123456789', SERVICE_BASE_URL: 'https://baton.example.com' }, cwd);
       expect(config.isProduction).toBe(true);
       expect(config.baseUrl).toBe('https://baton.example.com');
     });
@@ -214,10 +211,7 @@ describe('loadConfig', () => {
     });
 
     test('NODE_ENV=production with SESSION_SECRET and APP_URL starts', () => {
-      const config = loadConfig(
-        { NODE_ENV: 'production', SESSION_SECRET: 'a-real-production-secret-0123456789', APP_URL: 'https://baton.example.com' },
-        cwd,
-      );
+      const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'a-real-production-secret-0123456789', APP_URL: 'https://baton.example.com' }, cwd);
       expect(config.isProduction).toBe(true);
     });
   });

@@ -112,7 +112,10 @@ function readGitSha(cwd: string): string | undefined {
       return readFileSync(join(gitDir, ref), 'utf8').trim();
     } catch {
       const packed = readFileSync(join(gitDir, 'packed-refs'), 'utf8');
-      return packed.split('\n').find((line) => line.endsWith(` ${ref}`))?.split(' ')[0];
+      return packed
+        .split('\n')
+        .find((line) => line.endsWith(` ${ref}`))
+        ?.split(' ')[0];
     }
   } catch {
     return undefined;

@@ -29,8 +29,7 @@ export class McpServerFactory {
       { name: 'baton', version: this.config.version },
       {
         capabilities: { tools: { listChanged: false } },
-        instructions:
-          'Baton keeps the live state of a software project: goals, sprint items, tasks, decisions, sessions and file locks. Call start_session first.',
+        instructions: 'Baton keeps the live state of a software project: goals, sprint items, tasks, decisions, sessions and file locks. Call start_session first.',
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({

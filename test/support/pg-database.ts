@@ -31,9 +31,7 @@ export class TestDatabase {
   async drop(): Promise<void> {
     let roles: string[] = [];
     try {
-      const rows = await this.query<{ role_name: string | null }>(
-        "SELECT role_name FROM control.tenants WHERE to_regclass('control.tenants') IS NOT NULL",
-      );
+      const rows = await this.query<{ role_name: string | null }>("SELECT role_name FROM control.tenants WHERE to_regclass('control.tenants') IS NOT NULL");
       roles = rows.map((r) => r.role_name).filter((r): r is string => Boolean(r));
     } catch {
       // no control plane in this database
@@ -46,7 +44,12 @@ export class TestDatabase {
   static async dropRoles(roles: string[]): Promise<void> {
     await admin(async (c) => {
       for (let i = 0; i < roles.length; i += 200) {
-        await c.query(roles.slice(i, i + 200).map((r) => `DROP ROLE IF EXISTS "${r}"`).join('; '));
+        await c.query(
+          roles
+            .slice(i, i + 200)
+            .map((r) => `DROP ROLE IF EXISTS "${r}"`)
+            .join('; '),
+        );
       }
     });
   }

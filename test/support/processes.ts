@@ -44,10 +44,7 @@ export async function waitForHealth(url: string, timeoutMs: number, child?: Chil
  * Runs `command` (default: the built server, `node dist/src/main.js`) as a
  * separate process on a free port and waits for /health.
  */
-export async function startServerProcess(
-  env: Record<string, string>,
-  options: { command?: string[]; timeoutMs?: number } = {},
-): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: { command?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'baton-proc-'));
   const [cmd, ...args] = options.command ?? [process.execPath, 'dist/src/main.js'];

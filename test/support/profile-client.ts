@@ -16,8 +16,7 @@ export function profileClient(get: () => { run: RunningBackend; projectId: strin
     return res.body;
   };
   const newProject = async (name: string) => (await http().post('/projects', { name })).body.id as string;
-  const newSession = async (project = get().projectId, human = 'ada') =>
-    (await http().post('/sessions/register', { project_id: project, human_id: human })).body.id as string;
+  const newSession = async (project = get().projectId, human = 'ada') => (await http().post('/sessions/register', { project_id: project, human_id: human })).body.id as string;
   const clearWorkspace = async () => {
     await http().delete('/profile-layers/workspace/singleton');
   };

@@ -149,7 +149,6 @@ export const ORDINARY: string[] = [
   '',
 ];
 
-
 const ALPHABETS = { B64URL, B64, ALNUM, HEX } as const;
 
 /** A fresh random string from one of the corpus alphabets. */

@@ -14,8 +14,7 @@ function describeNeeding(status: string | undefined, service: string) {
 
 export const describePostgres = describeNeeding(process.env.BATON_TEST_PG_STATUS, 'Postgres');
 
-export const describeRedis =
-  process.env.BATON_TEST_PG_STATUS === 'up' ? describeNeeding(process.env.BATON_TEST_REDIS_STATUS, 'Redis') : describePostgres;
+export const describeRedis = process.env.BATON_TEST_PG_STATUS === 'up' ? describeNeeding(process.env.BATON_TEST_REDIS_STATUS, 'Redis') : describePostgres;
 
 export const postgresUp = process.env.BATON_TEST_PG_STATUS === 'up';
 export const redisUp = process.env.BATON_TEST_REDIS_STATUS === 'up';

@@ -14,10 +14,7 @@ import { QueryInt } from './query-int.transform';
  * lists have always said `limit must be at least 1` and `limit must be at most
  * 200`, the sprint lists `limit must be a whole number`.
  */
-export function IntQueryParam(
-  field: string,
-  options: { min: number; max?: number; negative?: boolean; messages?: { integer?: string; min?: string; max?: string } },
-) {
+export function IntQueryParam(field: string, options: { min: number; max?: number; negative?: boolean; messages?: { integer?: string; min?: string; max?: string } }) {
   const { min, max, negative, messages = {} } = options;
   const rules = [
     QueryInt({ negative }),

@@ -16,15 +16,58 @@ function inputClasses(): InputClass[] {
 }
 
 function propertiesOf(cls: InputClass): string[] {
-  return [...new Set(getMetadataStorage().getTargetValidationMetadatas(cls, '', false, false, undefined).map((m) => m.propertyName))];
+  return [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(cls, '', false, false, undefined)
+        .map((m) => m.propertyName),
+    ),
+  ];
 }
 
 // Values of every JSON shape, with the ones Baton's inputs commonly accept.
 const uuid = randomUUID();
 const CORPUS: unknown[] = [
-  uuid, 'not-a-uuid', '', ' ', 'hello', 'A'.repeat(300), 'x'.repeat(70_000), 'notes.md', '../etc/passwd', 'pending', 'done', 'high',
-  'in_progress', 'worker', '🚀', '2026-01-01T00:00:00Z', '2026-01-01', 'https://example.com/hook', 'src/a.ts', 'feature/x', 'main',
-  0, 1, 5, 42, -1, 1.5, 1e9, true, false, null, [], [uuid], ['a', 'b'], ['src/a.ts'], [1, 2], [{}], {}, { a: 1 }, { key: 'value' },
+  uuid,
+  'not-a-uuid',
+  '',
+  ' ',
+  'hello',
+  'A'.repeat(300),
+  'x'.repeat(70_000),
+  'notes.md',
+  '../etc/passwd',
+  'pending',
+  'done',
+  'high',
+  'in_progress',
+  'worker',
+  '🚀',
+  '2026-01-01T00:00:00Z',
+  '2026-01-01',
+  'https://example.com/hook',
+  'src/a.ts',
+  'feature/x',
+  'main',
+  0,
+  1,
+  5,
+  42,
+  -1,
+  1.5,
+  1e9,
+  true,
+  false,
+  null,
+  [],
+  [uuid],
+  ['a', 'b'],
+  ['src/a.ts'],
+  [1, 2],
+  [{}],
+  {},
+  { a: 1 },
+  { key: 'value' },
 ];
 
 function seeded(seed: number) {

@@ -16,11 +16,7 @@ import { Trim } from './trim.transform';
  * for a text too long (`<field> must be shorter than or equal to <max>
  * characters`), which the sprint and project routes have always answered.
  */
-export function Title(
-  field: string,
-  max: number,
-  options: { clean?: (text: string) => string; classValidatorLengthMessage?: boolean } = {},
-) {
+export function Title(field: string, max: number, options: { clean?: (text: string) => string; classValidatorLengthMessage?: boolean } = {}) {
   const { clean } = options;
   return applyDecorators(
     clean ? Transform(({ value }) => (typeof value === 'string' ? clean(value) : value)) : Trim(),

@@ -69,7 +69,11 @@ export class AiLogArchiveService {
     const dialect = this.db.dialect;
     const removed = await this.db.transaction(async (m) => {
       if (input.project_id) await requireProject(m, input.project_id);
-      const query = m.createQueryBuilder().delete().from(AiLogEvent).where('occurred_at < :before', { before: sqlTimestamp(dialect, before) });
+      const query = m
+        .createQueryBuilder()
+        .delete()
+        .from(AiLogEvent)
+        .where('occurred_at < :before', { before: sqlTimestamp(dialect, before) });
       if (input.project_id) query.andWhere('project_id = :project', { project: input.project_id });
       const result = await query.execute();
       return result.affected ?? 0;

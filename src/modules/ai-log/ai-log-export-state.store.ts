@@ -108,11 +108,9 @@ export class AiLogExportStateStore {
 
   /** The scope's progress and last outcome, and how many events wait after the watermark. */
   async view(m: EntityManager, scope: ExportScope, now: Date): Promise<ExportStateView & { pending: number }> {
-    const [row] = await this.run(
-      m,
-      'SELECT watermark_seq, exported_count, lease_until, last_attempt_at, last_status, last_result FROM ai_log_export_state WHERE scope = $1',
-      [scope.key],
-    );
+    const [row] = await this.run(m, 'SELECT watermark_seq, exported_count, lease_until, last_attempt_at, last_status, last_result FROM ai_log_export_state WHERE scope = $1', [
+      scope.key,
+    ]);
     const watermark = row ? Number(row.watermark_seq) : 0;
     const pending = await this.pending(m, scope, watermark);
     let last: Record<string, unknown> | null = null;
@@ -143,11 +141,10 @@ export class AiLogExportStateStore {
   }
 
   private async ensure(m: EntityManager, scope: ExportScope): Promise<void> {
-    await this.run(
-      m,
-      'INSERT INTO ai_log_export_state (scope, project_id, watermark_seq, exported_count) VALUES ($1, $2, 0, 0) ON CONFLICT (scope) DO NOTHING',
-      [scope.key, scope.projectId],
-    );
+    await this.run(m, 'INSERT INTO ai_log_export_state (scope, project_id, watermark_seq, exported_count) VALUES ($1, $2, 0, 0) ON CONFLICT (scope) DO NOTHING', [
+      scope.key,
+      scope.projectId,
+    ]);
   }
 
   private async run(m: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {

@@ -149,7 +149,12 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     batch.failures++;
     if (batch.failures >= MAX_FAILURES) {
       this.dropped += batch.events.length;
-      this.logger.error({ msg: 'AI-log events could not be written and were dropped', tenant_id: batch.tenant.tenantId, count: batch.events.length, error: (error as Error).message });
+      this.logger.error({
+        msg: 'AI-log events could not be written and were dropped',
+        tenant_id: batch.tenant.tenantId,
+        count: batch.events.length,
+        error: (error as Error).message,
+      });
       return;
     }
     this.logger.warn({ msg: 'AI-log write failed; will retry', tenant_id: batch.tenant.tenantId, count: batch.events.length, error: (error as Error).message });
@@ -166,27 +171,13 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     const projectIds = unique(events.map((e) => e.projectRef));
     const sessionIds = unique(events.map((e) => e.sessionRef));
     const projects = new Set((await selectIn(m, dialect, 'SELECT id FROM projects WHERE id IN', projectIds)).map((r) => String(r.id)));
-    const sessionProject = new Map(
-      (await selectIn(m, dialect, 'SELECT id, project_id FROM sessions WHERE id IN', sessionIds)).map((r) => [String(r.id), String(r.project_id)]),
-    );
+    const sessionProject = new Map((await selectIn(m, dialect, 'SELECT id, project_id FROM sessions WHERE id IN', sessionIds)).map((r) => [String(r.id), String(r.project_id)]));
     const rows = events.map((e) => {
       const { summary, data } = safeMaterialize(e);
       // Only this tenant's own sessions and projects are referenced; the arguments keep what the call named.
       const session = e.sessionRef && sessionProject.has(e.sessionRef) ? e.sessionRef : null;
       const project = e.projectRef && projects.has(e.projectRef) ? e.projectRef : (session && sessionProject.get(session)) || null;
-      return [
-        e.id,
-        e.kind,
-        project,
-        session,
-        e.tool ?? null,
-        e.outcome ?? null,
-        e.errorCode ?? null,
-        e.durationMs ?? null,
-        summary,
-        data,
-        sqlTimestamp(dialect, e.occurredAt),
-      ];
+      return [e.id, e.kind, project, session, e.tool ?? null, e.outcome ?? null, e.errorCode ?? null, e.durationMs ?? null, summary, data, sqlTimestamp(dialect, e.occurredAt)];
     });
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const slice = rows.slice(i, i + ROWS_PER_INSERT);

@@ -1,7 +1,8 @@
 import { findSecret, redactSecrets } from '../../../libs/secrets';
 
 /** Keys whose value is a credential whatever it looks like. */
-const SECRET_KEY = /(^|[_\-.])(token|access[_-]?token|refresh[_-]?token|password|passwd|passphrase|secret|client[_-]?secret|authorization|auth|api[_-]?key|apikey|cookie|credentials?|private[_-]?key|session[_-]?secret|bearer)$/i;
+const SECRET_KEY =
+  /(^|[_\-.])(token|access[_-]?token|refresh[_-]?token|password|passwd|passphrase|secret|client[_-]?secret|authorization|auth|api[_-]?key|apikey|cookie|credentials?|private[_-]?key|session[_-]?secret|bearer)$/i;
 const SECRET_KEY_LOOSE = /(password|passwd|secret|token|authorization|api[_-]?key|apikey|cookie|credential|private[_-]?key)/i;
 
 export const REDACTED = '[redacted]';

@@ -84,7 +84,7 @@ export function renderBlocks(input: RenderBlock[], options: RenderOptions): Rend
   let remaining = options.capBytes - fixedOf(kept);
   const shown = kept.map(() => 0);
   const open = kept.map((b) => b.lines.length > 0);
-  for (let progress = true; progress; ) {
+  for (let progress = true; progress;) {
     progress = false;
     kept.forEach((b, i) => {
       if (!open[i]) return;
@@ -100,7 +100,14 @@ export function renderBlocks(input: RenderBlock[], options: RenderOptions): Rend
     });
   }
   const rendered = blocks.map((b, i) => ({ ...b, shown: i < kept.length ? shown[i] : 0, dropped: i >= kept.length }));
-  return result(compose(header, rendered.filter((b) => !b.dropped)), rendered, true);
+  return result(
+    compose(
+      header,
+      rendered.filter((b) => !b.dropped),
+    ),
+    rendered,
+    true,
+  );
 
   function compose(head: string, list: { title: string; style: string; lines: string[]; total: number; shown: number }[]): string {
     let text = head;

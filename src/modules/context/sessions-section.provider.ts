@@ -42,7 +42,10 @@ export class SessionsSectionProvider implements OnModuleInit {
       order: SESSIONS_SECTION_ORDER,
       lines: sessions.map((s) => {
         const files = held.get(s.id) ?? [];
-        const holds = files.length === 0 ? '' : `; holds ${files.slice(0, FILES_PER_SESSION).join(', ')}${files.length > FILES_PER_SESSION ? ` and ${files.length - FILES_PER_SESSION} more` : ''}`;
+        const holds =
+          files.length === 0
+            ? ''
+            : `; holds ${files.slice(0, FILES_PER_SESSION).join(', ')}${files.length > FILES_PER_SESSION ? ` and ${files.length - FILES_PER_SESSION} more` : ''}`;
         return `${s.name} (${s.kind}, ${s.human_id}, session ${s.id}), last seen ${s.last_seen.toISOString()}${holds}`;
       }),
     };

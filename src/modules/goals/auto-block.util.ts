@@ -30,7 +30,10 @@ function blocksOf(content: string): Block[] {
 
 /** Tidies the seams left where blocks were cut out: no runs of blank lines, no trailing whitespace. */
 function tidy(text: string): string {
-  return text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** The goal as people wrote it: every AUTO BLOCK removed (what goal history shows). */

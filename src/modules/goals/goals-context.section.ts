@@ -16,7 +16,14 @@ export class GoalsContextSection implements OnModuleInit {
       if (goal.north_star.trim()) lines.push(`North star: ${oneLine(goal.north_star, 1000)}`);
       if (goal.sprint) lines.push(`Sprint: ${goal.sprint}`);
       const content = goal.content.trim();
-      if (content) lines.push(`Goal (version ${goal.version}):`, ...content.split('\n').map((l) => l.trimEnd()).filter((l, i, all) => l !== '' || all[i - 1] !== ''));
+      if (content)
+        lines.push(
+          `Goal (version ${goal.version}):`,
+          ...content
+            .split('\n')
+            .map((l) => l.trimEnd())
+            .filter((l, i, all) => l !== '' || all[i - 1] !== ''),
+        );
       if (lines.length === 0) return null;
       return { key: 'goal', title: 'Goal', order: 20, lines };
     });

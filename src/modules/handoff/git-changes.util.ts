@@ -27,7 +27,14 @@ export function changedFilesInLastCommits(repoPath: string): Promise<ChangedFile
           resolve({ files: [], warning: `could not read recent commits of ${repoPath}: ${reason.trim()}` });
           return;
         }
-        const files = [...new Set(stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''))].sort();
+        const files = [
+          ...new Set(
+            stdout
+              .split('\n')
+              .map((l) => l.trim())
+              .filter((l) => l !== ''),
+          ),
+        ].sort();
         resolve({ files: files.slice(0, CHANGED_FILES_MAX) });
       },
     );

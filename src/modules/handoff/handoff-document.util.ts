@@ -45,7 +45,22 @@ export interface HandoffDocument {
 
 /** The largest JSON one extra may take in the front matter. */
 const EXTRA_MAX_BYTES = 4096;
-const OWN_FIELDS = new Set(['baton_handoff', 'handoff_id', 'token', 'project_id', 'project', 'mode', 'session_id', 'generated_at', 'expires_at', 'since', 'board_sha256', 'body_sha256', 'queued_goal_included', 'changed_files_count']);
+const OWN_FIELDS = new Set([
+  'baton_handoff',
+  'handoff_id',
+  'token',
+  'project_id',
+  'project',
+  'mode',
+  'session_id',
+  'generated_at',
+  'expires_at',
+  'since',
+  'board_sha256',
+  'body_sha256',
+  'queued_goal_included',
+  'changed_files_count',
+]);
 
 /**
  * Writes a handoff: front matter (what it is, what it was generated against,
@@ -103,7 +118,11 @@ function blocksFor(mat: HandoffMaterial): RenderBlock[] {
   const summary = mat.summary ? text('summary', `Summary from ${mat.sessionName ?? 'the previous session'}`, mat.summary, width) : null;
   const queued = mat.queuedGoal ? text('queued_goal', 'Goal for this session (queued)', mat.queuedGoal, width) : null;
   const sections = mat.sections.map((s): RenderBlock => ({ key: s.key, title: s.title, lines: s.lines }));
-  const notes = list('session_notes', 'Session notes', mat.notes.map((n) => `${n.note.created_at} ${n.session_name}: ${n.note.body}`));
+  const notes = list(
+    'session_notes',
+    'Session notes',
+    mat.notes.map((n) => `${n.note.created_at} ${n.session_name}: ${n.note.body}`),
+  );
   const corrections = list(
     'corrections',
     'Corrections',

@@ -7,15 +7,7 @@ import { HandoffError } from './handoff.errors';
 import { parseFrontMatter } from './front-matter.util';
 import { contentWithToken, hashHandoffToken } from './handoff-token.util';
 
-export type HandoffProblemCode =
-  | 'not_found'
-  | 'wrong_project'
-  | 'expired'
-  | 'already_consumed'
-  | 'body_mismatch'
-  | 'stale'
-  | 'board_diverged'
-  | 'tools_drifted';
+export type HandoffProblemCode = 'not_found' | 'wrong_project' | 'expired' | 'already_consumed' | 'body_mismatch' | 'stale' | 'board_diverged' | 'tools_drifted';
 
 export interface HandoffProblem {
   code: HandoffProblemCode;

@@ -35,7 +35,11 @@ export class HandoffMaterialService {
     const notes =
       notesLimit === 0 || (mode === 'goal' && !session)
         ? []
-        : await this.notes.ofProject(m, project.id, { sessionId: mode === 'goal' ? session?.id : undefined, since: mode === 'delta' ? (since ?? undefined) : undefined, limit: notesLimit });
+        : await this.notes.ofProject(m, project.id, {
+            sessionId: mode === 'goal' ? session?.id : undefined,
+            since: mode === 'delta' ? (since ?? undefined) : undefined,
+            limit: notesLimit,
+          });
     const correctionsLimit = CORRECTIONS_LIMIT[mode];
     const corrections = correctionsLimit === 0 ? [] : await this.corrections.recent(m, project.id, correctionsLimit, mode === 'delta' ? (since ?? undefined) : undefined);
     return {
@@ -72,7 +76,10 @@ export class HandoffMaterialService {
     });
     const events = [
       ...started.map((s) => ({ at: s.created_at, line: `${s.created_at.toISOString()} ${s.name} (${s.kind}, ${s.human_id}) started` })),
-      ...ended.map((s) => ({ at: s.closed_at as Date, line: `${(s.closed_at as Date).toISOString()} ${s.name} ${s.close_reason === 'swept' ? 'went silent and was closed' : 'closed'}` })),
+      ...ended.map((s) => ({
+        at: s.closed_at as Date,
+        line: `${(s.closed_at as Date).toISOString()} ${s.name} ${s.close_reason === 'swept' ? 'went silent and was closed' : 'closed'}`,
+      })),
     ];
     return events.sort((a, b) => b.at.getTime() - a.at.getTime() || a.line.localeCompare(b.line)).map((e) => e.line);
   }

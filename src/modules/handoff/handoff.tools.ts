@@ -40,12 +40,20 @@ export class HandoffTools {
     return this.acceptance.accept(input.project_id, input);
   }
 
-  @McpTool({ name: 'record_handoff_correction', description: 'Record a corrective handoff for a blocked executor session: a one-line summary and what to do instead.', input: RecordCorrectionToolDto })
+  @McpTool({
+    name: 'record_handoff_correction',
+    description: 'Record a corrective handoff for a blocked executor session: a one-line summary and what to do instead.',
+    input: RecordCorrectionToolDto,
+  })
   recordCorrection(input: RecordCorrectionToolDto) {
     return this.corrections.record(input.project_id, input);
   }
 
-  @McpTool({ name: 'get_latest_handoff_correction', description: 'The latest corrective handoff of the project (of one session when session_id is given), or null.', input: LatestCorrectionToolDto })
+  @McpTool({
+    name: 'get_latest_handoff_correction',
+    description: 'The latest corrective handoff of the project (of one session when session_id is given), or null.',
+    input: LatestCorrectionToolDto,
+  })
   latestCorrection(input: LatestCorrectionToolDto) {
     return this.corrections.latest(input.project_id, input.session_id);
   }
@@ -55,7 +63,11 @@ export class HandoffTools {
     return this.handoffs.planner(input.project_id);
   }
 
-  @McpTool({ name: 'queue_session', description: "Queue the goal of the project's next session; the next generated handoff carries it once. Replaces a goal queued earlier.", input: QueueSessionToolDto })
+  @McpTool({
+    name: 'queue_session',
+    description: "Queue the goal of the project's next session; the next generated handoff carries it once. Replaces a goal queued earlier.",
+    input: QueueSessionToolDto,
+  })
   queueSession(input: QueueSessionToolDto) {
     return this.queue.queue(input.project_id, input.goal);
   }

@@ -61,8 +61,7 @@ export class HookDiagnosticsService {
         session_start: `${this.config.baseUrl}/hooks/session-start`,
         stop: `${this.config.baseUrl}/hooks/stop`,
       },
-      help:
-        'status never: no hook call has reached Baton (check the hook command and URL); failing: the last call was refused (see recent[0].detail); silent: no call in 24 hours. The configuration to copy is in docs/hooks.md.',
+      help: 'status never: no hook call has reached Baton (check the hook command and URL); failing: the last call was refused (see recent[0].detail); silent: no call in 24 hours. The configuration to copy is in docs/hooks.md.',
     };
   }
 }

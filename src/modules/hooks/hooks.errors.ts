@@ -9,10 +9,7 @@ export enum HookErrorCode {
 
 export class HookError extends DomainError<HookErrorCode> {
   static projectNotNamed() {
-    return new HookError(
-      HookErrorCode.ProjectNotNamed,
-      'the hook names no project: add ?project=<name> or ?project_id=<id> to the hook URL, or send the hook input with cwd',
-    );
+    return new HookError(HookErrorCode.ProjectNotNamed, 'the hook names no project: add ?project=<name> or ?project_id=<id> to the hook URL, or send the hook input with cwd');
   }
 
   static sessionNotNamed() {

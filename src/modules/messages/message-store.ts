@@ -53,11 +53,7 @@ export class MessageStore {
   }
 
   async hasCursor(m: EntityManager, projectId: string, reader: Reader): Promise<boolean> {
-    const rows: unknown[] = await this.query(m, 'SELECT 1 FROM message_cursors WHERE project_id = $1 AND reader_kind = $2 AND reader = $3', [
-      projectId,
-      reader.kind,
-      reader.name,
-    ]);
+    const rows: unknown[] = await this.query(m, 'SELECT 1 FROM message_cursors WHERE project_id = $1 AND reader_kind = $2 AND reader = $3', [projectId, reader.kind, reader.name]);
     return rows.length > 0;
   }
 
@@ -69,11 +65,11 @@ export class MessageStore {
         WHERE project_id = $1 AND reader_kind = $2 AND reader = $3 AND acked_seq < $4`,
       [projectId, reader.kind, reader.name, through, sqlTimestamp(this.dialect, now)],
     );
-    const rows: { acked_seq: string | number }[] = await this.query(
-      m,
-      'SELECT acked_seq FROM message_cursors WHERE project_id = $1 AND reader_kind = $2 AND reader = $3',
-      [projectId, reader.kind, reader.name],
-    );
+    const rows: { acked_seq: string | number }[] = await this.query(m, 'SELECT acked_seq FROM message_cursors WHERE project_id = $1 AND reader_kind = $2 AND reader = $3', [
+      projectId,
+      reader.kind,
+      reader.name,
+    ]);
     return Number(rows[0]?.acked_seq ?? 0);
   }
 

@@ -14,10 +14,7 @@ export class MessageError extends DomainError<MessageErrorCode> {
   }
 
   static recipientClosed(sessionId: string) {
-    return new MessageError(
-      MessageErrorCode.RecipientClosed,
-      `session ${sessionId} is closed and will never read this message; address its agent name or the project instead`,
-    );
+    return new MessageError(MessageErrorCode.RecipientClosed, `session ${sessionId} is closed and will never read this message; address its agent name or the project instead`);
   }
 
   static idempotencyConflict(key: string, existingId: string) {

@@ -21,10 +21,7 @@ export class NoteError extends DomainError<NoteErrorCode> {
   }
 
   static decisionNotActive(id: string, status: PinnedDecisionStatus) {
-    const error = new NoteError(
-      NoteErrorCode.DecisionNotActive,
-      `pinned decision ${id} is ${status}: only an active decision can be edited or superseded`,
-    );
+    const error = new NoteError(NoteErrorCode.DecisionNotActive, `pinned decision ${id} is ${status}: only an active decision can be edited or superseded`);
     error.fields = { status };
     return error;
   }

@@ -13,16 +13,7 @@ import { ProjectNotesService } from './project-notes.service';
 
 @Module({
   controllers: [NotesController, DecisionLogController, PinnedDecisionsController],
-  providers: [
-    ProjectNotesService,
-    InsightsService,
-    DecisionLogService,
-    DevlogService,
-    PinnedDecisionsService,
-    PinnedDecisionsContextSection,
-    NotesTools,
-    PinnedDecisionsTools,
-  ],
+  providers: [ProjectNotesService, InsightsService, DecisionLogService, DevlogService, PinnedDecisionsService, PinnedDecisionsContextSection, NotesTools, PinnedDecisionsTools],
   exports: [ProjectNotesService, PinnedDecisionsService],
 })
 export class NotesModule {}

@@ -121,7 +121,13 @@ export class PinnedDecisionsService {
 
   private async supersede(m: EntityManager, old: PinnedDecision, input: UpdatePinnedDecisionDto, now: Date): Promise<PinnedDecision> {
     if (old.status !== 'active') throw NoteError.decisionNotActive(old.id, old.status);
-    const next = await this.insert(m, old.project_id, { title: input.new_title ?? old.title, body: input.new_body ?? old.body, human_id: input.human_id ?? old.human_id ?? undefined }, now, old.id);
+    const next = await this.insert(
+      m,
+      old.project_id,
+      { title: input.new_title ?? old.title, body: input.new_body ?? old.body, human_id: input.human_id ?? old.human_id ?? undefined },
+      now,
+      old.id,
+    );
     await m.update(PinnedDecision, { id: old.id }, { status: 'superseded', superseded_by_id: next.id, updated_at: now });
     return next;
   }

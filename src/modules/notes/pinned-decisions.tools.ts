@@ -21,14 +21,19 @@ export class PinnedDecisionsTools {
     return this.pinned.pin(input.project_id, input);
   }
 
-  @McpTool({ name: 'get_pinned_decisions', description: "A project's active pinned decisions, newest first; include_superseded=true lists every one with its supersede links.", input: PinnedListToolDto })
+  @McpTool({
+    name: 'get_pinned_decisions',
+    description: "A project's active pinned decisions, newest first; include_superseded=true lists every one with its supersede links.",
+    input: PinnedListToolDto,
+  })
   list(input: PinnedListToolDto) {
     return this.pinned.list(input.project_id, input.include_superseded);
   }
 
   @McpTool({
     name: 'update_pinned_decision',
-    description: 'Edit a pinned decision (title, body, status active/archived), or supersede it with new_title/new_body: a new active decision replaces it and it is kept as superseded.',
+    description:
+      'Edit a pinned decision (title, body, status active/archived), or supersede it with new_title/new_body: a new active decision replaces it and it is kept as superseded.',
     input: UpdatePinnedDecisionToolDto,
   })
   update(input: UpdatePinnedDecisionToolDto) {

@@ -61,25 +61,25 @@ export class HostedDefaultsService {
     const outcome = await withSaveRetry(
       input.expected_revision,
       () =>
-      this.store.transaction(async (m) => {
-        const current = await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget);
-        if (current?.status === 'retired') throw ProfileError.layerRetired(scopeId);
-        const result = await writeLayer(m, {
-          scopeType: 'hosted_default',
-          scopeId,
-          projectId: null,
-          values: checked.values,
-          resets: checked.resets,
-          provenance: { saved_at: now.toISOString(), override_reason: input.override_reason ?? null, loosened: [], cloned_from: clonedFrom },
-          expectedRevision: input.expected_revision,
-          newStatus: 'draft',
-          firstRevision: (await this.lastRevision(m, scopeId)) + 1,
-          now,
-          target: this.store.layerTarget,
-        });
-        if (result.changed) await this.record(m, result.row, 'save', now);
-        return result;
-      }),
+        this.store.transaction(async (m) => {
+          const current = await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget);
+          if (current?.status === 'retired') throw ProfileError.layerRetired(scopeId);
+          const result = await writeLayer(m, {
+            scopeType: 'hosted_default',
+            scopeId,
+            projectId: null,
+            values: checked.values,
+            resets: checked.resets,
+            provenance: { saved_at: now.toISOString(), override_reason: input.override_reason ?? null, loosened: [], cloned_from: clonedFrom },
+            expectedRevision: input.expected_revision,
+            newStatus: 'draft',
+            firstRevision: (await this.lastRevision(m, scopeId)) + 1,
+            now,
+            target: this.store.layerTarget,
+          });
+          if (result.changed) await this.record(m, result.row, 'save', now);
+          return result;
+        }),
       () => this.store.transaction(async (m) => (await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget))?.revision ?? 0),
     );
     if (outcome.changed) await this.store.refreshAfterWrite();
@@ -171,5 +171,4 @@ export class HostedDefaultsService {
       created_at: now,
     });
   }
-
 }

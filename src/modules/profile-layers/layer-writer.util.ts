@@ -95,9 +95,7 @@ function changedFields(current: ProfileLayerColumns | null, values: Map<string, 
   const before = current ? flattenStored(JSON.parse(current.fields) as Record<string, unknown>) : new Map<string, ProfileValue>();
   const beforeResets = new Set(current ? (JSON.parse(current.reset_fields) as string[]) : []);
   const names = new Set([...before.keys(), ...values.keys(), ...beforeResets, ...resets]);
-  return [...names].filter(
-    (name) => canonicalJson(before.get(name)) !== canonicalJson(values.get(name)) || beforeResets.has(name) !== resets.includes(name),
-  );
+  return [...names].filter((name) => canonicalJson(before.get(name)) !== canonicalJson(values.get(name)) || beforeResets.has(name) !== resets.includes(name));
 }
 
 /**

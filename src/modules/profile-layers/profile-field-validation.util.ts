@@ -89,7 +89,10 @@ function checkScope(scope: ProfileScope, spec: ProfileFieldSpec, label: string) 
     );
   }
   if (!isAllowedAtScope(spec, scope)) {
-    throw ProfileError.fieldNotAllowed(label, `${label === 'reset_fields' ? `reset_fields: ${spec.name}` : label} may only be set at ${spec.scopes?.join(' or ')} scope, not at ${scope} scope`);
+    throw ProfileError.fieldNotAllowed(
+      label,
+      `${label === 'reset_fields' ? `reset_fields: ${spec.name}` : label} may only be set at ${spec.scopes?.join(' or ')} scope, not at ${scope} scope`,
+    );
   }
 }
 

@@ -131,14 +131,10 @@ export const HOSTED_DEFAULT_SELECTOR: ProfileFieldSpec = {
   level: 'hot_reload',
 };
 
-export const FIELD_SPECS: ReadonlyMap<string, ProfileFieldSpec> = new Map(
-  [...PROFILE_FIELDS, HOSTED_DEFAULT_SELECTOR].map((spec) => [spec.name, spec]),
-);
+export const FIELD_SPECS: ReadonlyMap<string, ProfileFieldSpec> = new Map([...PROFILE_FIELDS, HOSTED_DEFAULT_SELECTOR].map((spec) => [spec.name, spec]));
 
 /** Sub-fields of the executor_config object, without the prefix. */
-export const EXECUTOR_CONFIG_KEYS = PROFILE_FIELDS.filter((f) => f.name.startsWith('executor_config.')).map((f) =>
-  f.name.slice('executor_config.'.length),
-);
+export const EXECUTOR_CONFIG_KEYS = PROFILE_FIELDS.filter((f) => f.name.startsWith('executor_config.')).map((f) => f.name.slice('executor_config.'.length));
 
 export const LEGACY_FIELD_NAMES = PROFILE_FIELDS.filter((f) => f.legacy).map((f) => f.name);
 export const NARROW_ONLY_FIELDS = PROFILE_FIELDS.filter((f) => f.tightness).map((f) => f.name);

@@ -72,11 +72,10 @@ export class ProfileError extends DomainError<ProfileErrorCode> {
   }
 
   static staleRevision(expected: number, current: number) {
-    return ProfileError.make(
-      ProfileErrorCode.StaleRevision,
-      `expected_revision ${expected} is stale: the layer is at revision ${current}; read it again and retry`,
-      { expected_revision: expected, current_revision: current },
-    );
+    return ProfileError.make(ProfileErrorCode.StaleRevision, `expected_revision ${expected} is stale: the layer is at revision ${current}; read it again and retry`, {
+      expected_revision: expected,
+      current_revision: current,
+    });
   }
 
   static operatorOnly(what: string) {
@@ -84,11 +83,7 @@ export class ProfileError extends DomainError<ProfileErrorCode> {
   }
 
   static invalidTransition(scopeId: string, from: string, action: string, hint?: string) {
-    return ProfileError.make(
-      ProfileErrorCode.InvalidTransition,
-      `hosted_default ${scopeId} is ${from}: it cannot be ${action}${hint ? ` (${hint})` : ''}`,
-      { status: from },
-    );
+    return ProfileError.make(ProfileErrorCode.InvalidTransition, `hosted_default ${scopeId} is ${from}: it cannot be ${action}${hint ? ` (${hint})` : ''}`, { status: from });
   }
 
   static layerRetired(scopeId: string) {
@@ -96,11 +91,7 @@ export class ProfileError extends DomainError<ProfileErrorCode> {
   }
 
   static unknownHostedDefault(id: string) {
-    return ProfileError.make(
-      ProfileErrorCode.UnknownHostedDefault,
-      `fields.hosted_default_id names no usable hosted_default layer: ${id}`,
-      { field: 'fields.hosted_default_id' },
-    );
+    return ProfileError.make(ProfileErrorCode.UnknownHostedDefault, `fields.hosted_default_id names no usable hosted_default layer: ${id}`, { field: 'fields.hosted_default_id' });
   }
 
   override get extra() {

@@ -49,7 +49,11 @@ export class ProfileLayersTools {
     return this.hostedDefaults.transition(input.scope_id, 'activate');
   }
 
-  @McpTool({ name: 'deprecate_profile_layer', description: 'Mark an active hosted_default deprecated: it still applies, profiles using it report degraded. Operator only.', input: HostedDefaultIdDto })
+  @McpTool({
+    name: 'deprecate_profile_layer',
+    description: 'Mark an active hosted_default deprecated: it still applies, profiles using it report degraded. Operator only.',
+    input: HostedDefaultIdDto,
+  })
   deprecate(input: HostedDefaultIdDto) {
     return this.hostedDefaults.transition(input.scope_id, 'deprecate');
   }

@@ -8,10 +8,7 @@ function layer(scope: ProfileScope, values: Record<string, ProfileValue>, extra:
 
 describe('resolveLayers', () => {
   test('a more specific layer wins field by field; fields it does not set come from below', () => {
-    const { fields } = resolveLayers([
-      layer('workspace', { execution_mode: 'autonomous', max_pinned_decisions: 30 }),
-      layer('session', { execution_mode: 'interactive' }),
-    ]);
+    const { fields } = resolveLayers([layer('workspace', { execution_mode: 'autonomous', max_pinned_decisions: 30 }), layer('session', { execution_mode: 'interactive' })]);
     expect(fields.get('execution_mode')).toEqual({ value: 'interactive', source: 'session' });
     expect(fields.get('max_pinned_decisions')).toEqual({ value: 30, source: 'workspace' });
     expect(fields.get('auto_worktrees')).toEqual({ value: false, source: 'default' });
@@ -49,8 +46,15 @@ describe('loosenedBy', () => {
 
 describe('restartReport', () => {
   test('the largest need per component among the changed fields', () => {
-    const before = new Map<string, ProfileValue>([['executor_config.repo_path', 'a'], ['tool_priority_map', {}]]);
-    const after = new Map<string, ProfileValue>([['executor_config.repo_path', 'b'], ['tool_priority_map', { x: 1 }], ['max_pinned_decisions', 3]]);
+    const before = new Map<string, ProfileValue>([
+      ['executor_config.repo_path', 'a'],
+      ['tool_priority_map', {}],
+    ]);
+    const after = new Map<string, ProfileValue>([
+      ['executor_config.repo_path', 'b'],
+      ['tool_priority_map', { x: 1 }],
+      ['max_pinned_decisions', 3],
+    ]);
     expect(restartReport(before, after)).toEqual({ tunnel: 'none', connector: 'hot_reload', capability: 'none', general: 'restart_required' });
     expect(restartReport(after, after)).toEqual({ tunnel: 'none', connector: 'none', capability: 'none', general: 'none' });
   });

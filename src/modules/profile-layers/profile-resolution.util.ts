@@ -76,10 +76,7 @@ export function isLooser(name: string, candidate: ProfileValue, current: Profile
 
 /** The narrow-only dials `layer` would loosen against what the layers below it resolve to. */
 export function loosenedBy(layer: Pick<LayerInput, 'values' | 'resets'>, below: Map<string, FieldResolution>): { field: string; source: ProfileScope }[] {
-  const changes: [string, ProfileValue][] = [
-    ...layer.resets.map((name): [string, ProfileValue] => [name, FIELD_SPECS.get(name)?.defaultValue ?? null]),
-    ...layer.values,
-  ];
+  const changes: [string, ProfileValue][] = [...layer.resets.map((name): [string, ProfileValue] => [name, FIELD_SPECS.get(name)?.defaultValue ?? null]), ...layer.values];
   const out: { field: string; source: ProfileScope }[] = [];
   for (const [name, value] of changes) {
     const current = below.get(name);

@@ -12,16 +12,7 @@ import { ProfileValue } from './profile-fields.constants';
 import { ProfileLayerColumns } from './profile-layer.columns';
 import { findLayer, selectedHostedDefault, toLayerInput } from './profile-layer-rows.util';
 import { ProfileError } from './profile-layers.errors';
-import {
-  canonicalJson,
-  FieldResolution,
-  generationKey,
-  IgnoredLoosening,
-  LayerInput,
-  needsRestart,
-  resolveLayers,
-  restartReport,
-} from './profile-resolution.util';
+import { canonicalJson, FieldResolution, generationKey, IgnoredLoosening, LayerInput, needsRestart, resolveLayers, restartReport } from './profile-resolution.util';
 import { GLOBAL_DEFAULT_ID, LayerStatus, LIVE_STATUSES, PROFILE_SCOPES, ProfileScope, RestartReport, WORKSPACE_SINGLETON } from './profile-scope.constants';
 import { ProfileSessionBaseline } from './profile-session-baseline.entity';
 
@@ -193,13 +184,7 @@ export class ProfileResolver implements OnModuleInit {
     return { layers, refs, hosted };
   }
 
-  private async sessionRestartReport(
-    m: EntityManager,
-    sessionId: string,
-    projectId: string,
-    key: string,
-    values: Map<string, ProfileValue>,
-  ): Promise<RestartReport> {
+  private async sessionRestartReport(m: EntityManager, sessionId: string, projectId: string, key: string, values: Map<string, ProfileValue>): Promise<RestartReport> {
     const baseline = await m.findOneBy(ProfileSessionBaseline, { session_id: sessionId });
     if (!baseline) {
       await m

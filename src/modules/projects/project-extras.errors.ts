@@ -32,10 +32,7 @@ export class ProjectExtrasError extends DomainError<ProjectExtrasErrorCode> {
   }
 
   static hasSubprojects(id: string) {
-    return new ProjectExtrasError(
-      ProjectExtrasErrorCode.HasSubprojects,
-      `project ${id} has subprojects: subprojects are one level deep, so it cannot get a parent`,
-    );
+    return new ProjectExtrasError(ProjectExtrasErrorCode.HasSubprojects, `project ${id} has subprojects: subprojects are one level deep, so it cannot get a parent`);
   }
 
   static fileNotFound(filename: string) {

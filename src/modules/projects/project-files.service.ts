@@ -104,4 +104,3 @@ export class ProjectFilesService {
     return m.findOneBy(ProjectFile, { project_id: projectId, filename_key: filename.toLowerCase() });
   }
 }
-

@@ -10,7 +10,7 @@ export class PushDiagnosticsTools {
   @McpTool({
     name: 'get_tunnel_diagnostics',
     description:
-      "Read-only diagnostics of your own workspace (tenant_id): the pubsub section — push availability, publish counts and latencies, budget tier — from in-process counters.",
+      'Read-only diagnostics of your own workspace (tenant_id): the pubsub section — push availability, publish counts and latencies, budget tier — from in-process counters.',
     input: TenantIdDto,
   })
   get(input: TenantIdDto) {

@@ -127,10 +127,7 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
     const plan = await this.knowPlan(tenantId);
     if (plan !== 'paid' || this.budget.isPaused(tenantId) || !this.adapter.live) return this.counters.fallback(tenantId);
     this.counters.attempt(tenantId);
-    const outcome = await this.adapter.publish(
-      { t: tenantId, w: notice.wake, e: notice.event },
-      this.config.isHosted ? this.budget.countKey(tenantId) : undefined,
-    );
+    const outcome = await this.adapter.publish({ t: tenantId, w: notice.wake, e: notice.event }, this.config.isHosted ? this.budget.countKey(tenantId) : undefined);
     if (!outcome.ok) {
       this.counters.failure(tenantId);
       this.counters.fallback(tenantId);

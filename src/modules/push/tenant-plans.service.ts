@@ -49,10 +49,7 @@ export class TenantPlans {
   }
 
   private async load(tenantId: string): Promise<Entry> {
-    const rows: { plan: string; contact_email: string | null }[] = await this.source.query(
-      'SELECT plan, contact_email FROM control.tenants WHERE id = $1',
-      [tenantId],
-    );
+    const rows: { plan: string; contact_email: string | null }[] = await this.source.query('SELECT plan, contact_email FROM control.tenants WHERE id = $1', [tenantId]);
     const entry: Entry = {
       plan: rows[0]?.plan === 'paid' ? 'paid' : 'free',
       contactEmail: rows[0]?.contact_email ?? null,

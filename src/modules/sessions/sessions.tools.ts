@@ -31,7 +31,7 @@ export class SessionsTools {
     return this.sessions.close(input.session_id);
   }
 
-  @McpTool({ name: 'update_session', description: "Rename a session or replace its dashboard state object.", input: UpdateSessionToolDto })
+  @McpTool({ name: 'update_session', description: 'Rename a session or replace its dashboard state object.', input: UpdateSessionToolDto })
   update(input: UpdateSessionToolDto) {
     return this.sessions.update(input.session_id, input);
   }

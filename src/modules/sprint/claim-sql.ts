@@ -69,14 +69,17 @@ export function claimItemSql(dialect: Dialect, byId: boolean): string {
     ? '$5'
     : `(SELECT x.id FROM sprint_items x WHERE x.project_id = $1 AND (x.slug = $5 OR x.nickname = $5)
         ORDER BY CASE WHEN x.slug = $5 THEN 0 ELSE 1 END LIMIT 1)`;
-  return touchingSession(dialect, `UPDATE sprint_items AS c ${SET_CLAIMED}
+  return touchingSession(
+    dialect,
+    `UPDATE sprint_items AS c ${SET_CLAIMED}
  WHERE c.project_id = $1 AND c.id = ${target}
    AND (c.status IN (${list(CLAIMABLE_STATUSES)})
         OR (c.status = 'in_progress' AND (c.claimed_by_session_id IS NULL OR (c.claimed_by_session_id <> $2
             AND NOT EXISTS (SELECT 1 FROM sessions h WHERE h.id = c.claimed_by_session_id AND h.status = 'active')))))
    AND ${SESSION_OK}
    AND ${claimGates('c')}
- RETURNING *`);
+ RETURNING *`,
+  );
 }
 
 /**
@@ -94,11 +97,14 @@ export function nextClaimableSelect(dialect: Dialect): string {
 }
 
 export function claimNextSql(dialect: Dialect): string {
-  return touchingSession(dialect, `UPDATE sprint_items AS c ${SET_CLAIMED}
+  return touchingSession(
+    dialect,
+    `UPDATE sprint_items AS c ${SET_CLAIMED}
  WHERE c.id = (${nextClaimableSelect(dialect)})
    AND c.status IN (${list(NEXT_CLAIMABLE_STATUSES)})
    AND ${SESSION_OK}
- RETURNING *`);
+ RETURNING *`,
+  );
 }
 
 /** The id the next-claimable pick would take, without claiming it (for "already claimed" answers). */

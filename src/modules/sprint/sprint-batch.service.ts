@@ -2,15 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../../common/errors/domain-error';
 import { InputClass, validateInput } from '../../common/validation/validate-input';
 import { CreateSprintItemDto } from './dto/create-sprint-item.dto';
-import {
-  BatchCloseItemDto,
-  BatchCompleteItemDto,
-  BatchItemRefDto,
-  BatchOp,
-  BatchPushItemDto,
-  BatchUpdateItemDto,
-  SprintBatchDto,
-} from './dto/sprint-batch.dto';
+import { BatchCloseItemDto, BatchCompleteItemDto, BatchItemRefDto, BatchOp, BatchPushItemDto, BatchUpdateItemDto, SprintBatchDto } from './dto/sprint-batch.dto';
 import { SprintBatchError } from './sprint-batch.errors';
 import { SprintDb } from './sprint-db.service';
 import { SprintIdentifiers } from './sprint-identifiers.service';

@@ -18,7 +18,7 @@ export class SprintDependencies {
     if (dependency.id === itemId) throw SprintError.selfReference('depends_on');
     const chain: SprintItem[] = [dependency];
     const seen = new Set<string>([dependency.id]);
-    for (let current = dependency; current.depends_on; ) {
+    for (let current = dependency; current.depends_on;) {
       if (current.depends_on === itemId) {
         const self = await tx.m.findOneBy(SprintItem, { id: itemId });
         const label = self?.slug ?? itemId;

@@ -26,9 +26,7 @@ export class IdentifierPool {
 export class SprintIdentifiers {
   /** Every identifier of the project, for allocating many at once (sprint-batch). */
   async pool(tx: SprintTx): Promise<IdentifierPool> {
-    const rows = await queryRows<{ slug: string; nickname: string }>(tx.m, tx.dialect, 'SELECT slug, nickname FROM sprint_items WHERE project_id = $1', [
-      tx.projectId,
-    ]);
+    const rows = await queryRows<{ slug: string; nickname: string }>(tx.m, tx.dialect, 'SELECT slug, nickname FROM sprint_items WHERE project_id = $1', [tx.projectId]);
     return new IdentifierPool(new Set(rows.flatMap((r) => [r.slug, r.nickname])));
   }
 

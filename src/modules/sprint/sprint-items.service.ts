@@ -17,15 +17,7 @@ import { SprintItemView, toSprintItemView } from './sprint-item.view';
 import { parseResources } from './sprint-resources.util';
 import { requireItem } from './sprint-store.util';
 import { SprintTx } from './sprint-tx';
-import {
-  ACTIVE_STATUSES,
-  DUPLICATE_BLOCKING_STATUSES,
-  LIST_LIMIT_DEFAULT,
-  PATCHABLE_STATUSES,
-  PRIORITY_RANK,
-  SprintItemStatus,
-  TERMINAL_STATUSES,
-} from './sprint.constants';
+import { ACTIVE_STATUSES, DUPLICATE_BLOCKING_STATUSES, LIST_LIMIT_DEFAULT, PATCHABLE_STATUSES, PRIORITY_RANK, SprintItemStatus, TERMINAL_STATUSES } from './sprint.constants';
 import { SprintError } from './sprint.errors';
 
 /** What a create may also carry when it comes from add_subtask. */

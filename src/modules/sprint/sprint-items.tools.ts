@@ -36,7 +36,11 @@ export class SprintItemsTools {
     return this.items.create(project_id, body);
   }
 
-  @McpTool({ name: 'list_sprint_items', description: 'List sprint items, most urgent then oldest first; filter by status (comma-separated, or active / terminal) and version.', input: ListSprintItemsToolDto })
+  @McpTool({
+    name: 'list_sprint_items',
+    description: 'List sprint items, most urgent then oldest first; filter by status (comma-separated, or active / terminal) and version.',
+    input: ListSprintItemsToolDto,
+  })
   list(input: ListSprintItemsToolDto) {
     const { project_id, ...query } = input;
     return this.items.list(project_id, query);
@@ -88,7 +92,11 @@ export class SprintItemsTools {
     return this.transitions.complete(project_id, item_id, body);
   }
 
-  @McpTool({ name: 'fail_sprint_item', description: 'Mark a sprint item failed, with an optional reason; dependents with failure_mode stop fail too.', input: CloseSprintItemToolDto })
+  @McpTool({
+    name: 'fail_sprint_item',
+    description: 'Mark a sprint item failed, with an optional reason; dependents with failure_mode stop fail too.',
+    input: CloseSprintItemToolDto,
+  })
   fail(input: CloseSprintItemToolDto) {
     const { project_id, item_id, ...body } = input;
     return this.transitions.fail(project_id, item_id, body);
@@ -108,7 +116,8 @@ export class SprintItemsTools {
 
   @McpTool({
     name: 'add_subtask',
-    description: 'Add a subtask under parent_id (id, slug or nickname), owned by ai (default) or human. When no subtask is active, all done/skipped makes the parent done; a failed one makes it indeterminate.',
+    description:
+      'Add a subtask under parent_id (id, slug or nickname), owned by ai (default) or human. When no subtask is active, all done/skipped makes the parent done; a failed one makes it indeterminate.',
     input: AddSubtaskToolDto,
   })
   addSubtask(input: AddSubtaskToolDto) {

@@ -63,7 +63,11 @@ export class SprintPlanningTools {
     return this.queries.testCoverageExpected(input.project_id, input.session_id);
   }
 
-  @McpTool({ name: 'find_sprint_items_by_resource', description: 'The sprint items that declare a resource (e.g. file:src/app.ts) in touches_resources.', input: ResourceLookupToolDto })
+  @McpTool({
+    name: 'find_sprint_items_by_resource',
+    description: 'The sprint items that declare a resource (e.g. file:src/app.ts) in touches_resources.',
+    input: ResourceLookupToolDto,
+  })
   byResource(input: ResourceLookupToolDto) {
     return this.queries.byResource(input.project_id, input.resource, input.status);
   }
@@ -82,12 +86,20 @@ export class SprintPlanningTools {
     return this.planning.tracks(input.project_id);
   }
 
-  @McpTool({ name: 'set_sprint_track', description: "Defer, skip or re-activate a whole track: a deferred or skipped track's items are not handed out.", input: SetTrackStateToolDto })
+  @McpTool({
+    name: 'set_sprint_track',
+    description: "Defer, skip or re-activate a whole track: a deferred or skipped track's items are not handed out.",
+    input: SetTrackStateToolDto,
+  })
   setTrack(input: SetTrackStateToolDto) {
     return this.planning.setTrack(input.project_id, input.track, input.state);
   }
 
-  @McpTool({ name: 'reconcile_sprint', description: 'Active items that recent commits of the project repository seem to have done (self-hosted; read-only).', input: ReconcileToolDto })
+  @McpTool({
+    name: 'reconcile_sprint',
+    description: 'Active items that recent commits of the project repository seem to have done (self-hosted; read-only).',
+    input: ReconcileToolDto,
+  })
   reconcile(input: ReconcileToolDto) {
     return this.reconciler.reconcile(input.project_id, input.limit);
   }

@@ -120,7 +120,10 @@ async function readCommits(repoPath: string, limit: number): Promise<Commit[]> {
         committed_at: new Date(committedAt).toISOString(),
         subject,
         body: body.trim(),
-        files: (rest ?? '').split('\n').map((f) => f.trim()).filter(Boolean),
+        files: (rest ?? '')
+          .split('\n')
+          .map((f) => f.trim())
+          .filter(Boolean),
       };
     });
 }

@@ -3,18 +3,7 @@ import { Dialect } from '../../../libs/tenancy';
 import { SprintItem } from './sprint-item.entity';
 
 export type SprintChangeKind =
-  | 'created'
-  | 'updated'
-  | 'claimed'
-  | 'released'
-  | 'requeued'
-  | 'completed'
-  | 'failed'
-  | 'skipped'
-  | 'pushed'
-  | 'rolled_up'
-  | 'waves_assigned'
-  | 'deleted';
+  'created' | 'updated' | 'claimed' | 'released' | 'requeued' | 'completed' | 'failed' | 'skipped' | 'pushed' | 'rolled_up' | 'waves_assigned' | 'deleted';
 
 export interface SprintChange {
   change: SprintChangeKind;

@@ -46,16 +46,14 @@ export class SprintWaves {
   private async assignIn(tx: SprintTx, version?: string): Promise<WaveAssignment> {
     const all = await tx.m.find(SprintItem, { where: { project_id: tx.projectId }, order: { priority_rank: 'ASC', added_at: 'ASC', id: 'ASC' } });
     const byId = new Map(all.map((i) => [i.id, i]));
-    const planned = all.filter(
-      (i) => (i.status === 'pending' || i.status === 'todo') && i.blocker_kind === null && (version === undefined || i.version === version),
-    );
+    const planned = all.filter((i) => (i.status === 'pending' || i.status === 'todo') && i.blocker_kind === null && (version === undefined || i.version === version));
     const inPlan = new Set(planned.map((i) => i.id));
 
     // A dependency cycle can never drain: refuse it, naming it.
     for (const item of planned) {
       const path: SprintItem[] = [item];
       const seen = new Set([item.id]);
-      for (let cur = item; cur.depends_on && byId.has(cur.depends_on); ) {
+      for (let cur = item; cur.depends_on && byId.has(cur.depends_on);) {
         cur = byId.get(cur.depends_on)!;
         if (seen.has(cur.id)) {
           const start = path.findIndex((p) => p.id === cur.id);
@@ -69,7 +67,7 @@ export class SprintWaves {
     // Blocked: somewhere up its chain is an item that will not finish by itself (manual or superseded blocker, a stop after a failure).
     const blocked = new Set<string>();
     const isBlocked = (item: SprintItem): boolean => {
-      for (let cur = item; cur.depends_on; ) {
+      for (let cur = item; cur.depends_on;) {
         const dep = byId.get(cur.depends_on);
         if (!dep) return false;
         if (dep.status === 'failed' && cur.failure_mode === 'stop') return true;

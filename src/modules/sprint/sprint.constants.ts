@@ -1,15 +1,5 @@
 /** Every status a sprint item can have (spec §2, §3). */
-export const SPRINT_STATUSES = [
-  'todo',
-  'pending',
-  'in_progress',
-  'done',
-  'failed',
-  'skipped',
-  'pushed',
-  'indeterminate',
-  'provisional_complete',
-] as const;
+export const SPRINT_STATUSES = ['todo', 'pending', 'in_progress', 'done', 'failed', 'skipped', 'pushed', 'indeterminate', 'provisional_complete'] as const;
 export type SprintItemStatus = (typeof SPRINT_STATUSES)[number];
 
 /** Statuses of work not yet finished: they count as pending, block near-duplicates' neighbours and keep a wave open. */

@@ -69,11 +69,9 @@ export class SprintError extends DomainError<SprintErrorCode> {
   }
 
   static itemTerminal(ref: string, status: string, action: string) {
-    return SprintError.make(
-      SprintErrorCode.ItemTerminal,
-      `sprint item ${ref} is already ${status}: cannot ${action} it (PATCH its status back to pending to reopen it)`,
-      { status },
-    );
+    return SprintError.make(SprintErrorCode.ItemTerminal, `sprint item ${ref} is already ${status}: cannot ${action} it (PATCH its status back to pending to reopen it)`, {
+      status,
+    });
   }
 
   static statusRace(ref: string) {
@@ -81,25 +79,24 @@ export class SprintError extends DomainError<SprintErrorCode> {
   }
 
   static evidenceRequired(ref: string) {
-    return SprintError.make(
-      SprintErrorCode.EvidenceRequired,
-      `sprint item ${ref} has required_notes=1: completing it needs notes describing the evidence, or a task_id`,
-    );
+    return SprintError.make(SprintErrorCode.EvidenceRequired, `sprint item ${ref} has required_notes=1: completing it needs notes describing the evidence, or a task_id`);
   }
 
   static claimMismatch(ref: string, holder: string | null, action: string) {
-    return SprintError.make(
-      SprintErrorCode.ClaimMismatch,
-      `cannot ${action} sprint item ${ref}: it is held by session ${holder ?? 'none'}, not by the session given`,
-      { claimed_by_session_id: holder },
-    );
+    return SprintError.make(SprintErrorCode.ClaimMismatch, `cannot ${action} sprint item ${ref}: it is held by session ${holder ?? 'none'}, not by the session given`, {
+      claimed_by_session_id: holder,
+    });
   }
 
   static notClaimed(ref: string, status: string) {
     return SprintError.make(SprintErrorCode.NotClaimed, `sprint item ${ref} is ${status}, not in progress: there is no claim to release`, { status });
   }
 
-  static alreadyClaimed(ref: string, holder: { session_id: string | null; session_name: string | null; claimed_at: string | null; claimant: string | null }, nextItemId: string | null) {
+  static alreadyClaimed(
+    ref: string,
+    holder: { session_id: string | null; session_name: string | null; claimed_at: string | null; claimant: string | null },
+    nextItemId: string | null,
+  ) {
     const who = holder.session_id ? `session ${holder.session_name ?? '?'} (${holder.session_id})` : 'another session';
     return SprintError.make(
       SprintErrorCode.AlreadyClaimed,

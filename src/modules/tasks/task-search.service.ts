@@ -50,7 +50,10 @@ export class TaskSearchService {
               [projectId, words.map((w) => `"${w}"`).join(' '), limit],
             );
       const rows: { id: string }[] = await m.query(sql, params);
-      return tasksInOrder(m, rows.map((r) => r.id));
+      return tasksInOrder(
+        m,
+        rows.map((r) => r.id),
+      );
     });
     return tasks.map(toTaskView);
   }

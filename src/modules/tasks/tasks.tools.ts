@@ -23,8 +23,7 @@ export class TasksTools {
 
   @McpTool({
     name: 'log_task',
-    description:
-      'Add an entry to the task log of a project for a session of it (status default done; pending, in_progress, done, failed, backlog, future, backburner).',
+    description: 'Add an entry to the task log of a project for a session of it (status default done; pending, in_progress, done, failed, backlog, future, backburner).',
     input: CreateTaskDto,
   })
   log(input: CreateTaskDto) {

@@ -11,14 +11,7 @@ import { WorkspaceSprintItemsService } from './workspace-sprint-items.service';
 @Module({
   imports: [NotesModule],
   controllers: [WorkspaceLayerController],
-  providers: [
-    WorkspaceNotesService,
-    WorkspaceDecisionsService,
-    WorkspaceSprintItemsService,
-    WorkspaceSettingsService,
-    WorkspaceContextSection,
-    WorkspaceLayerTools,
-  ],
+  providers: [WorkspaceNotesService, WorkspaceDecisionsService, WorkspaceSprintItemsService, WorkspaceSettingsService, WorkspaceContextSection, WorkspaceLayerTools],
   exports: [WorkspaceSettingsService],
 })
 export class WorkspaceLayerModule {}

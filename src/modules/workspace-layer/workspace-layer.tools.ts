@@ -32,7 +32,11 @@ export class WorkspaceLayerTools {
     return this.notes.create(input);
   }
 
-  @McpTool({ name: 'get_workspace_notes', description: 'Workspace notes, newest first; tag (exact) and substring (of title or body) narrow them.', input: ListWorkspaceNotesQueryDto })
+  @McpTool({
+    name: 'get_workspace_notes',
+    description: 'Workspace notes, newest first; tag (exact) and substring (of title or body) narrow them.',
+    input: ListWorkspaceNotesQueryDto,
+  })
   getNotes(input: ListWorkspaceNotesQueryDto) {
     return this.notes.list(input);
   }
@@ -62,7 +66,11 @@ export class WorkspaceLayerTools {
     return this.decisions.set(input);
   }
 
-  @McpTool({ name: 'get_workspace_decisions', description: 'Active workspace decisions, newest first; include_superseded=true lists their history too.', input: WorkspaceDecisionsQueryDto })
+  @McpTool({
+    name: 'get_workspace_decisions',
+    description: 'Active workspace decisions, newest first; include_superseded=true lists their history too.',
+    input: WorkspaceDecisionsQueryDto,
+  })
   getDecisions(input: WorkspaceDecisionsQueryDto) {
     return this.decisions.list(input.include_superseded);
   }
@@ -78,7 +86,11 @@ export class WorkspaceLayerTools {
     return this.items.create(input);
   }
 
-  @McpTool({ name: 'get_workspace_sprint_items', description: 'Workspace sprint items grouped by group (items without a group last); optional status.', input: WorkspaceItemsQueryDto })
+  @McpTool({
+    name: 'get_workspace_sprint_items',
+    description: 'Workspace sprint items grouped by group (items without a group last); optional status.',
+    input: WorkspaceItemsQueryDto,
+  })
   getItems(input: WorkspaceItemsQueryDto) {
     return this.items.list(input);
   }
@@ -88,7 +100,11 @@ export class WorkspaceLayerTools {
     return this.items.update(input.item_id, input);
   }
 
-  @McpTool({ name: 'complete_workspace_sprint_item', description: 'Mark a workspace sprint item done (stamps completed_at), optionally with notes.', input: CompleteWorkspaceItemToolDto })
+  @McpTool({
+    name: 'complete_workspace_sprint_item',
+    description: 'Mark a workspace sprint item done (stamps completed_at), optionally with notes.',
+    input: CompleteWorkspaceItemToolDto,
+  })
   completeItem(input: CompleteWorkspaceItemToolDto) {
     return this.items.complete(input.item_id, input.notes);
   }

@@ -28,9 +28,7 @@ export class WorkspaceSprintItemsService {
   /** Groups by name (any case order), items without a group last; items oldest first within a group. */
   async list(query: WorkspaceItemsQueryDto): Promise<{ groups: WorkspaceItemGroup[]; total: number }> {
     const status = query.status && query.status !== 'all' ? query.status : undefined;
-    const items = await this.db.transaction((m) =>
-      m.find(WorkspaceSprintItem, { where: status ? { status } : {}, order: { created_at: 'ASC', id: 'ASC' } }),
-    );
+    const items = await this.db.transaction((m) => m.find(WorkspaceSprintItem, { where: status ? { status } : {}, order: { created_at: 'ASC', id: 'ASC' } }));
     const byGroup = new Map<string | null, WorkspaceSprintItemView[]>();
     for (const item of items) byGroup.set(item.item_group, [...(byGroup.get(item.item_group) ?? []), toWorkspaceSprintItemView(item)]);
     const names = [...byGroup.keys()].filter((g): g is string => g !== null).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()) || a.localeCompare(b));

@@ -6,11 +6,7 @@ import { Uuid } from '../../../common/validation/uuid.decorator';
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
 export function OptionalAgentName(field: string) {
-  return applyDecorators(
-    IsOptional(),
-    IsString(),
-    Matches(AGENT_NAME, { message: `${field} must be 1 to 64 letters, digits or ._@- starting with a letter or digit` }),
-  );
+  return applyDecorators(IsOptional(), IsString(), Matches(AGENT_NAME, { message: `${field} must be 1 to 64 letters, digits or ._@- starting with a letter or digit` }));
 }
 
 export function OptionalSessionId() {

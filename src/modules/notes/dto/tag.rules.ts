@@ -12,11 +12,7 @@ const MAX_TAGS = 20;
  */
 export function TagsRules() {
   return applyDecorators(
-    Transform(({ value }) =>
-      Array.isArray(value) && value.every((t) => typeof t === 'string')
-        ? [...new Set((value as string[]).map((t) => t.trim().toLowerCase()))]
-        : value,
-    ),
+    Transform(({ value }) => (Array.isArray(value) && value.every((t) => typeof t === 'string') ? [...new Set((value as string[]).map((t) => t.trim().toLowerCase()))] : value)),
     IsArray({ message: 'tags must be an array of strings' }),
     ArrayMaxSize(MAX_TAGS, { message: `tags must hold at most ${MAX_TAGS} tags` }),
     IsString({ each: true, message: 'each value in tags must be a string' }),

@@ -8,5 +8,4 @@ import { NoControlChars } from '../../../common/validation/no-control-chars.deco
  * feeds allowed. Checked in this order (the control-character rule first, as
  * it always has been).
  */
-export const OverrideReasonRules = () =>
-  applyDecorators(NoControlChars('override_reason', { allow: 'tabAndLineFeed' }), MaxLength(500), MinLength(3), IsString());
+export const OverrideReasonRules = () => applyDecorators(NoControlChars('override_reason', { allow: 'tabAndLineFeed' }), MaxLength(500), MinLength(3), IsString());

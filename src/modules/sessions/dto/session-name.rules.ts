@@ -10,5 +10,4 @@ const SESSION_NAME_MAX = 120;
  * always has been), so a name that is not text answers `name must not contain
  * control characters`.
  */
-export const SessionNameRules = () =>
-  applyDecorators(NoControlChars('name'), MaxLength(SESSION_NAME_MAX), IsNotEmpty(), IsString());
+export const SessionNameRules = () => applyDecorators(NoControlChars('name'), MaxLength(SESSION_NAME_MAX), IsNotEmpty(), IsString());
