@@ -122,7 +122,7 @@ async function measureMode(root, db, mode, opts, production) {
           fetch(`${b.url}/projects/${project}/messages/receive`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ agent, wait_seconds: 30, ...(ack ? { ack_through: ack } : {}) }),
+            body: JSON.stringify({ agent, wait_seconds: 60, ...(ack ? { ack_through: ack } : {}) }),
           }).then(async (res) => ({ at: performance.now(), body: await res.json() })),
         );
       agents.forEach((agent) => arm(agent));
