@@ -24,16 +24,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { setting } = require('./lib/settings');
 
 const TARGET_RATIO_MAX = 1.05;
-
-function setting(name, fallback, min = 0) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
-  return n;
-}
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

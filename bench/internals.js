@@ -34,14 +34,7 @@ const path = require('node:path');
 const autocannon = require('autocannon');
 const { createDatabase, ADMIN_URL } = require('./lib/postgres');
 const { startBaton, request } = require('./lib/servers');
-
-function setting(name, fallback, min = 0) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
-  return n;
-}
+const { setting } = require('./lib/settings');
 
 const ratio = (a, b) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
 

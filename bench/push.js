@@ -26,17 +26,10 @@ const { randomBytes } = require('node:crypto');
 const path = require('node:path');
 const { createDatabase, ADMIN_URL } = require('./lib/postgres');
 const { startBaton, request } = require('./lib/servers');
+const { setting } = require('./lib/settings');
 
 const TARGETS = { push_p99_ms_at_100: 10, push_idle_reads_per_waiter_s: 0.2 };
 const COUNTS = [1, 10, 100];
-
-function setting(name, fallback, min = 0) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
-  return n;
-}
 
 const round = (n, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 function pct(values, q) {

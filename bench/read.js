@@ -25,6 +25,7 @@ const { measure } = require('./lib/load');
 const { createDatabase, ADMIN_URL, replay } = require('./lib/postgres');
 const { startBaton, startCeiling, request } = require('./lib/servers');
 const { coldStart, startCommand } = require('./lib/cold-start');
+const { setting } = require('./lib/settings');
 
 const TARGETS = {
   postgres_ratio_min: 0.5,
@@ -32,14 +33,6 @@ const TARGETS = {
   cold_start_ms_max: 3000,
   idle_rss_mb_max: 150,
 };
-
-function setting(name, fallback, min = 0) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a number >= ${min}`);
-  return n;
-}
 
 const pad = (s, n) => String(s).padEnd(n);
 const ratio = (a, b) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
