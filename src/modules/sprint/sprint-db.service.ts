@@ -9,7 +9,7 @@ import { SprintTx } from './sprint-tx';
 export interface SprintRunOptions {
   /** Check that the project exists first (404 otherwise). Claims skip it on the fast path and diagnose on refusal. */
   checkProject?: boolean;
-  /** Run the work again when two writers picked the same slug or nickname (the unique index refused one). */
+  /** Run the work again on a unique violation it did not settle itself (slug and nickname races are settled in SprintIdentifiers.insert). */
   retryOnUniqueViolation?: boolean;
 }
 

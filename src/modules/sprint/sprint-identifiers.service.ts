@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { escapeLike } from '../../common/errors/db-errors';
+import { escapeLike, isUniqueViolation } from '../../common/errors/db-errors';
+import { SprintItem } from './sprint-item.entity';
 import { queryRows } from './sprint-store.util';
 import { baseNickname, baseSlug, firstFree } from './sprint-text.util';
 import { SprintTx } from './sprint-tx';
@@ -15,12 +16,16 @@ export class IdentifierPool {
   add(...values: string[]): void {
     for (const v of values) this.taken.add(v);
   }
+
+  delete(value: string): void {
+    this.taken.delete(value);
+  }
 }
 
 /**
  * Gives each item a slug (from its title, unique per project) and a nickname
  * (1-2 words, unique per project), with `-2`, `-3`, ... on collision. The
- * unique indexes settle the rare race of two instances picking one name.
+ * unique indexes settle races between concurrent writers (see insert).
  */
 @Injectable()
 export class SprintIdentifiers {
@@ -30,7 +35,7 @@ export class SprintIdentifiers {
     return new IdentifierPool(new Set(rows.flatMap((r) => [r.slug, r.nickname])));
   }
 
-  async allocate(tx: SprintTx, title: string, id: string, pool?: IdentifierPool): Promise<{ slug: string; nickname: string }> {
+  private async allocate(tx: SprintTx, title: string, id: string, pool?: IdentifierPool): Promise<{ slug: string; nickname: string }> {
     const slugBase = baseSlug(title, id);
     const nickBase = baseNickname(title, id);
     const taken = pool ?? (await this.near(tx, [slugBase, nickBase]));
@@ -38,6 +43,36 @@ export class SprintIdentifiers {
     const nickname = firstFree(nickBase, (c) => taken.has(c));
     pool?.add(slug, nickname);
     return { slug, nickname };
+  }
+
+  /**
+   * Inserts the item `make` builds with a free slug and nickname. When a
+   * concurrent writer committed the same pair first, the unique index refuses
+   * the insert: it is undone to a savepoint (the transaction stays usable), the
+   * refused pair is marked taken and the next free suffix is tried. Each refusal
+   * marks at least one identifier that another item really holds, so the loop
+   * ends however many writers race for one title.
+   */
+  async insert(tx: SprintTx, title: string, id: string, make: (ids: { slug: string; nickname: string }) => SprintItem, pool?: IdentifierPool): Promise<SprintItem> {
+    const taken = pool ?? (await this.near(tx, [baseSlug(title, id), baseNickname(title, id)]));
+    for (;;) {
+      const ids = await this.allocate(tx, title, id, taken);
+      const item = make(ids);
+      await tx.m.query('SAVEPOINT sprint_item_identifiers');
+      try {
+        await tx.m.insert(SprintItem, item);
+      } catch (error) {
+        await tx.m.query('ROLLBACK TO SAVEPOINT sprint_item_identifiers');
+        if (!isUniqueViolation(error)) throw error;
+        // allocate() marked both taken; free the one the index did not refuse, so no suffix is skipped.
+        const refused = refusedIdentifier(error);
+        if (refused === 'slug') taken.delete(ids.nickname);
+        if (refused === 'nickname') taken.delete(ids.slug);
+        continue;
+      }
+      await tx.m.query('RELEASE SAVEPOINT sprint_item_identifiers');
+      return item;
+    }
   }
 
   /** Only the identifiers that could collide with these bases. */
@@ -58,4 +93,13 @@ export class SprintIdentifiers {
     );
     return new IdentifierPool(new Set(rows.flatMap((r) => [r.slug, r.nickname])));
   }
+}
+
+/** Which identifier a unique violation is about, from the index name (Postgres) or the column in the message (SQLite). */
+function refusedIdentifier(error: unknown): 'slug' | 'nickname' | undefined {
+  const driverError = ((error as { driverError?: unknown }).driverError ?? error) as { constraint?: string; message?: string };
+  const text = `${driverError.constraint ?? ''} ${driverError.message ?? ''}`;
+  if (/nickname/.test(text)) return 'nickname';
+  if (/slug/.test(text)) return 'slug';
+  return undefined;
 }

@@ -93,9 +93,8 @@ export class SprintItemsService {
     const id = randomUUID();
     const dependsOn = input.depends_on ? (await this.dependencies.resolve(tx, id, input.depends_on)).id : null;
     const resources = parseResources(input.touches_resources ?? []);
-    const { slug, nickname } = await this.identifiers.allocate(tx, input.title, id, context.identifiers);
     const priority = input.priority ?? 'normal';
-    const item: SprintItem = {
+    const make = ({ slug, nickname }: { slug: string; nickname: string }): SprintItem => ({
       id,
       project_id: tx.projectId,
       version: input.version,
@@ -133,8 +132,8 @@ export class SprintItemsService {
       locations: '[]',
       prospected_at: null,
       updated_at: tx.now,
-    };
-    await tx.m.insert(SprintItem, item);
+    });
+    const item = await this.identifiers.insert(tx, input.title, id, make, context.identifiers);
     await this.dependencies.writeResources(tx, item.id, resources, true);
     context.duplicates?.add(item);
     tx.changed('created', item);
