@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { JsonLogger } from './common/logging/json-logger';
 import { InputValidationPipe } from './common/validation/input-validation.pipe';
+import { JSON_TOO_DEEP, nestsDeeperThan } from './common/validation/json-depth';
 import { AppConfig } from './config/app-config';
 
 export interface CreateAppOptions {
@@ -25,7 +26,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   app.disable('x-powered-by');
   app.useWebSocketAdapter(new WsAdapter(app));
-  app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
   app.use(bodyErrorHandler);
   // After body parsing, so that routing and the handler run inside the scope; the tenant guard fills it in.
   app.use((_req: Request, _res: Response, next: NextFunction) => runInRequestScope(next));
@@ -35,9 +36,21 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   return app;
 }
 
-/** Body-parser failures happen before routing; they get the same `{detail}` shape as everything else. */
-function bodyErrorHandler(error: Error & { status?: number; type?: string }, _req: Request, res: Response, next: NextFunction) {
+/** Runs on the raw body before it is parsed: JSON nested deeper than MAX_JSON_DEPTH never reaches a handler. */
+function refuseDeepJson(_req: Request, _res: Response, body: Buffer): void {
+  if (nestsDeeperThan(body)) throw Object.assign(new Error(JSON_TOO_DEEP), { status: 400, type: 'entity.too.deep' });
+}
+
+/**
+ * Body-parser failures happen before routing; they get the same `{detail}` shape as everything
+ * else, except that a body too deep for `/mcp` is answered as a JSON-RPC invalid request.
+ */
+function bodyErrorHandler(error: Error & { status?: number; type?: string }, req: Request, res: Response, next: NextFunction) {
   if (!error) return next();
+  if (error.type === 'entity.too.deep') {
+    if (/^\/mcp(\/|$)/.test(req.path)) return void res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: JSON_TOO_DEEP }, id: null });
+    return void res.status(400).json({ detail: JSON_TOO_DEEP });
+  }
   if (error.type === 'entity.too.large') return void res.status(413).json({ detail: 'request body is too large' });
   if (error.type === 'entity.parse.failed') return void res.status(400).json({ detail: 'request body is not valid JSON' });
   if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported') {

@@ -56,6 +56,36 @@ describe.each(eachBackend())('errors on %s', (name, backend) => {
     expect(await projectCount(run.http)).toBe(before);
   });
 
+  test('JSON nested thousands deep answers 400 {detail} and stores nothing, arrays and objects alike', async () => {
+    const before = await projectCount(run.http);
+    const deep = [
+      `{"name": "Deep", "x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+      `{"name": "Deep", "x": ${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
+      '['.repeat(100_000),
+    ];
+    for (const text of deep) {
+      const res = await run.http.post('/projects', text);
+      expect({ start: text.slice(0, 30), status: res.status }).toEqual({ start: text.slice(0, 30), status: 400 });
+      expect(res.body).toEqual({ detail: 'request body is nested too deeply (at most 64 levels)' });
+    }
+    // Brackets inside strings are text, not nesting.
+    const quoted = await run.http.post('/projects', JSON.stringify({ name: `Deep ${'[{'.repeat(1000)}"\\` }));
+    expect(quoted.status).toBe(400);
+    expect(quoted.body.detail).toMatch(/^name /);
+    // 64 levels are fine: the body is judged on its fields.
+    const ok = await run.http.post('/projects', `{"name": "Deep", "x": ${'['.repeat(63)}${']'.repeat(63)}}`);
+    expect(ok.status).toBe(400);
+    expect(ok.body.detail).toMatch(/unknown field x/);
+    expect(await projectCount(run.http)).toBe(before);
+  });
+
+  test('JSON nested thousands deep on /mcp is a JSON-RPC invalid request', async () => {
+    const text = `{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_projects", "arguments": {"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
+    const res = await run.http.post('/mcp', text, { accept: 'application/json, text/event-stream' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'request body is nested too deeply (at most 64 levels)' } });
+  });
+
   test('a JSON body over 1 MiB answers 413 {detail} and stores nothing', async () => {
     const before = await projectCount(run.http);
     const name = `huge-${randomUUID()}`;
