@@ -16,7 +16,7 @@ describe('nestsDeeperThan', () => {
   });
 
   test('brackets inside strings, escaped quotes included, are text', () => {
-    expect(nestsDeeperThan(bytes(JSON.stringify({ a: '[[[[{{{{', b: '\\"[[[[', c: '"{{{' }), 'utf8'), 1)).toBe(false);
+    expect(nestsDeeperThan(bytes(JSON.stringify({ a: '[[[[{{{{', b: '\\"[[[[', c: '"{{{' })), 1)).toBe(false);
     expect(nestsDeeperThan(bytes('["\\\\", [[]]]'), 2)).toBe(true);
   });
 
