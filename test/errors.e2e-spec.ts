@@ -167,6 +167,51 @@ describe.each(eachBackend())('errors on %s', (name, backend) => {
     expect((await run.http.get(`/projects/${victim.id}`)).status).toBe(200);
   });
 
+  test('a lone surrogate in any string field is 400 naming the field, at any depth, and nothing is stored', async () => {
+    const before = await projectCount(run.http);
+    const unicode = (field: string) => `${field} must be valid Unicode text (it contains a lone surrogate)`;
+    for (const name of ['\ud800', 'a\udc00b', 'end \udbff', '\udfff\ud800']) {
+      const res = await run.http.post('/projects', { name });
+      expect({ name: JSON.stringify(name), status: res.status, body: res.body }).toEqual({
+        name: JSON.stringify(name),
+        status: 400,
+        body: { detail: unicode('name'), code: 'INVALID_INPUT' },
+      });
+    }
+    // A pair is one character, not a lone surrogate.
+    const paired = await run.http.post('/projects', { name: `Paired \ud83d\ude00 ${randomUUID()}` });
+    expect(paired.status).toBe(201);
+    const projectId = paired.body.id as string;
+    const sprintItems = async () => (await run.http.get(`/projects/${projectId}/sprint-items`)).body.length as number;
+    const nested = await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Fine', version: 'v1', touches_resources: ['file:a.ts', 'file:\udc00.ts'] });
+    expect(nested.status).toBe(400);
+    expect(nested.body).toEqual({ detail: unicode('touches_resources[1]'), code: 'INVALID_INPUT' });
+    const batch = await run.http.post(`/projects/${projectId}/sprint-batch`, {
+      op: 'create',
+      items: [
+        { title: 'Fine', version: 'v1' },
+        { title: 'Bad \ud800', version: 'v1' },
+      ],
+    });
+    expect(batch.status).toBe(400);
+    expect(batch.body.detail).toBe(unicode('items[1].title'));
+    expect(await sprintItems()).toBe(0);
+    expect(await projectCount(run.http)).toBe(before + 1);
+  });
+
+  test('an MCP tool refuses a lone surrogate in an argument, naming it, and stores nothing', async () => {
+    const before = await projectCount(run.http);
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const result = await callTool(client, 'create_project', { name: 'Lone \ud800' });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/name must be valid Unicode text \(it contains a lone surrogate\)/);
+    } finally {
+      await client.close();
+    }
+    expect(await projectCount(run.http)).toBe(before);
+  });
+
   test('a validation error never repeats a connection string given as input', async () => {
     const url = 'mysql://admin:hunter2-connect@db.example.com/x';
     const res = await run.http.post('/workspace/connect-db', { url });

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError, ValidatorOptions } from 'class-validator';
 import { RequestError } from '../errors/request-error';
+import { MAX_JSON_DEPTH } from './json-depth';
 import { passesQuickCheck } from './quick-check';
 
 let quickCheck = true;
@@ -35,8 +36,8 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
   if (typeof plain !== 'object' || Array.isArray(plain)) {
     throw RequestError.invalidInput(`${what} must be a JSON object`);
   }
-  const hidden = findPrototypeKey(plain);
-  if (hidden) throw RequestError.invalidInput(`unknown field ${hidden}`);
+  const refusal = findRefusal(plain);
+  if (refusal) throw RequestError.invalidInput(refusal);
   const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
   if (quickCheck && passesQuickCheck(instance)) return instance;
   const errors = await validate(instance, VALIDATION_OPTIONS);
@@ -47,18 +48,27 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
 /** Names that class-transformer skips while copying, so whitelisting would never see them. */
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
- * The path of the first key, at any depth, named like a built-in object
- * property (`constructor`, `__proto__`, `toString`, ...). No input class
- * declares such a field, and the conversion step would drop it silently
- * instead of letting validation refuse it.
+ * What every input is refused for whatever its class, found in one walk over
+ * it before conversion and validation:
+ * - a key, at any depth, named like a built-in object property (`constructor`,
+ *   `__proto__`, `toString`, ...): no input class declares such a field, and the
+ *   conversion step would drop it silently instead of letting validation refuse it;
+ * - a string, at any depth, with a lone UTF-16 surrogate (`"\ud800"`): it is not
+ *   Unicode text, and storing it would silently turn it into U+FFFD.
+ * The walk stops at MAX_JSON_DEPTH, the deepest a request body may nest.
  */
-function findPrototypeKey(value: unknown, prefix = '', depth = 0): string | undefined {
-  if (value === null || typeof value !== 'object' || depth > 32) return undefined;
+function findRefusal(value: unknown, prefix = '', depth = 0): string | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? `${prefix || 'value'} must be valid Unicode text (it contains a lone surrogate)` : undefined;
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
+  const isArray = Array.isArray(value);
   for (const key of Object.keys(value)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (PROTOTYPE_KEYS.has(key)) return path;
-    const nested = findPrototypeKey((value as Record<string, unknown>)[key], Array.isArray(value) ? prefix : path, depth + 1);
+    const path = isArray ? `${prefix}[${key}]` : prefix ? `${prefix}.${key}` : key;
+    if (!isArray && PROTOTYPE_KEYS.has(key)) return `unknown field ${path}`;
+    const nested = findRefusal((value as Record<string, unknown>)[key], path, depth + 1);
     if (nested) return nested;
   }
   return undefined;
