@@ -6,7 +6,7 @@ import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { startTcpTrap, TcpTrap } from './support/tcp-trap';
+import { INTERNAL_HOST_SPELLINGS, startTcpTrap, TcpTrap } from './support/tcp-trap';
 import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
 
@@ -48,20 +48,7 @@ describePostgres("a project's own OTLP endpoint on a hosted instance", () => {
     const client = await connectMcp(strict.url, token);
     try {
       const p = (await new Http(strict.url, token).post('/projects', { name: 'Scan' })).body.id as string;
-      const hosts = [
-        '127.0.0.1',
-        '2130706433',
-        '0x7f000001',
-        '0x7f.1',
-        '0177.0.0.1',
-        '[::ffff:127.0.0.1]',
-        '[::1]',
-        'localhost',
-        '169.254.169.254',
-        '10.0.0.1',
-        '192.168.1.1',
-        '[fd00::1]',
-      ];
+      const hosts = INTERNAL_HOST_SPELLINGS;
       for (const host of hosts) {
         const res = await callTool(client, 'set_ai_log_export_config', { project_id: p, endpoint: `http://${host}:${trap.port}/v1/logs` });
         expect({ host, code: res.structured?.code }).toEqual({ host, code: 'ENDPOINT_REFUSED' });

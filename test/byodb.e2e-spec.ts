@@ -1,7 +1,7 @@
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { startTcpTrap, TcpTrap } from './support/tcp-trap';
+import { INTERNAL_HOST_SPELLINGS, startTcpTrap, TcpTrap } from './support/tcp-trap';
 import { tenantClient } from './support/tenant-client';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
 
@@ -120,24 +120,7 @@ describePostgres('connect-db refuses internal, claimed and control-plane databas
   test('no spelling of an internal address reaches it: the listener sees zero connections', async () => {
     const t = await provisionTenant(strict, 'Scanner');
     const http = new Http(strict.url, t.token);
-    const hosts = [
-      '127.0.0.1',
-      '2130706433',
-      '0x7f000001',
-      '0x7f.1',
-      '0177.0.0.1',
-      '127.1',
-      '[::ffff:127.0.0.1]',
-      '[::ffff:7f00:1]',
-      '[::1]',
-      'localhost',
-      '169.254.169.254',
-      '10.0.0.1',
-      '192.168.1.1',
-      '100.64.0.1',
-      '0.0.0.0',
-      '[fd00::1]',
-    ];
+    const hosts = INTERNAL_HOST_SPELLINGS;
     const answers = await Promise.all(hosts.map((host) => http.post('/workspace/connect-db', { url: `postgres://u:p@${host}:${trap.port}/db` })));
     for (const res of answers) {
       expect(res.status).toBe(400);
