@@ -162,9 +162,8 @@ function setting(name, fallback) {
 }
 
 function inWorker(job) {
-  // better-sqlite3 statements must not outlive a worker thread (Node 24 aborts when they are
-  // finalised after it exits); the SQLite ceiling is synchronous anyway and runs while the
-  // server is idle, so it runs on the main thread.
+  // The SQLite ceiling is synchronous and runs while the server is idle, so a worker thread
+  // would add nothing: it runs on the main thread.
   if (job.mode === 'sqlite') return drive(job);
   return new Promise((resolve, reject) => {
     const worker = new Worker(__filename, { workerData: job });
