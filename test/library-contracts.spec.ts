@@ -14,7 +14,9 @@ import { IsIn, IsOptional, IsString, getMetadataStorage, ValidationTypes } from 
 import { Client, Pool, Query } from 'pg';
 import { Column, DataSource, Entity, PrimaryColumn, QueryRunner } from 'typeorm';
 import { ScopedRead } from '../libs/tenancy/scoped-read';
+import { timedQuery } from '../libs/tenancy/timed-query';
 import { PG_ADMIN_URL } from './support/services';
+import { sleep } from './support/wait';
 
 const ROOT = join(__dirname, '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
@@ -119,6 +121,25 @@ describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
       });
     });
 
+    test('a query config may carry its own query_timeout: the query fails after it, and on a pipelined client the connection is dropped', async () => {
+      await contractAsync('pg', "client.query({text, query_timeout}) fails with 'Query read timeout' after query_timeout ms; in pipeline mode pg destroys the socket", async () => {
+        const own = new Client({ connectionString: PG_ADMIN_URL });
+        await own.connect();
+        own.on('error', () => undefined);
+        try {
+          const started = Date.now();
+          await expect(timedQuery(own, 'SELECT pg_sleep(2)', undefined, 200)).rejects.toThrow('Query read timeout');
+          expect(Date.now() - started).toBeLessThan(1500);
+          (own as unknown as { pipeline: boolean }).pipeline = true;
+          await expect(timedQuery(own, 'SELECT pg_sleep(2)', undefined, 200)).rejects.toThrow('Query read timeout');
+          await sleep(50);
+          expect((own.connection as unknown as { stream: Socket }).stream.destroyed).toBe(true);
+        } finally {
+          await own.end().catch(() => undefined);
+        }
+      });
+    });
+
     test('a pipelined client sends a transaction opening and a bound statement at once; a failed opening fails the statement', async () => {
       await contractAsync('pg', 'with client.pipeline set, queries are written without waiting for the previous answer and each gets its own result or error', async () => {
         const pipelined = client as unknown as { pipeline: boolean };
@@ -181,7 +202,7 @@ describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
         try {
           const read = (text: string, values: unknown[]) =>
             new Promise<unknown>((resolve, reject) => {
-              const query = new ScopedRead({ searchPath: 'public', role: null }, text, values, client);
+              const query = new ScopedRead({ searchPath: 'public', role: null, statementTimeout: '0' }, text, values, client);
               query.callback = (error, result) => (error ? reject(error) : resolve(result));
               client.query(query as never);
             });
@@ -258,6 +279,22 @@ describe('TypeORM internals (libs/tenancy/tenant-db.ts)', () => {
       } finally {
         await runner.release();
       }
+    });
+  });
+
+  test("a query runner's private releasePostgresConnection(error) hands the error to pg's release, so the pool drops the connection", async () => {
+    await contractAsync('typeorm', 'PostgresQueryRunner.releasePostgresConnection(err) calls the pool release with err (pg-pool then removes the client)', async () => {
+      const pool = (source.driver as unknown as { master: Pool }).master;
+      const runner = source.createQueryRunner();
+      const client = (await runner.connect()) as Client & { processID: number };
+      const before = pool.totalCount;
+      await (runner as unknown as { releasePostgresConnection(error?: Error): Promise<void> }).releasePostgresConnection(new Error('dropped'));
+      expect(runner.isReleased).toBe(true);
+      expect(pool.totalCount).toBe(before - 1);
+      const next = source.createQueryRunner();
+      const other = (await next.connect()) as Client & { processID: number };
+      expect(other.processID).not.toBe(client.processID);
+      await next.release();
     });
   });
 

@@ -7,7 +7,7 @@ import { sleep } from './support/wait';
 
 /** The answer a lane gives for a single statement (the last result of a multi-statement one). */
 async function rows(lanes: ReadLanes, text: string): Promise<Record<string, unknown>[]> {
-  const answer = await lanes.query(text);
+  const answer = await lanes.query('"public"', text);
   const last: QueryResult = Array.isArray(answer) ? answer[answer.length - 1] : answer;
   return last.rows;
 }
@@ -142,8 +142,8 @@ describePostgres('scoped reads: prepared, scoped and read-only', () => {
   const suffix = Math.random().toString(16).slice(2, 10);
   const roleA = `lane_a_${suffix}`;
   const roleB = `lane_b_${suffix}`;
-  const scopeA: ReadScope = { searchPath: '"sa"', role: roleA };
-  const scopeB: ReadScope = { searchPath: '"sb"', role: roleB };
+  const scopeA: ReadScope = { searchPath: '"sa"', role: roleA, statementTimeout: '0' };
+  const scopeB: ReadScope = { searchPath: '"sb"', role: roleB, statementTimeout: '0' };
 
   beforeAll(async () => {
     db = await TestDatabase.create();
@@ -199,7 +199,7 @@ describePostgres('scoped reads: prepared, scoped and read-only', () => {
 
   test('a read whose scoping fails does not break the reads pipelined behind it', async () => {
     const text = `SELECT label FROM items WHERE id = $1 AND ${Math.floor(Math.random() * 1e9)} > 0`; // new on this connection
-    const broken: ReadScope = { searchPath: '"sa"', role: `no_such_role_${suffix}` };
+    const broken: ReadScope = { searchPath: '"sa"', role: `no_such_role_${suffix}`, statementTimeout: '0' };
     const [first, second, third] = await Promise.allSettled([lanes.read(broken, text, [1]), lanes.read(scopeA, text, [2]), lanes.read(scopeB, text, [1])]);
     expect(first.status).toBe('rejected');
     expect((first as PromiseRejectedResult).reason.message).toMatch(/role .* does not exist/);

@@ -3,5 +3,6 @@ export { latestMigrationName, MigrationClass, runMigrations } from './migration-
 export { SecretBox } from './secret-box';
 export { bindParams, Dialect, forDialect, fromSqlTimestamp, quoteIdent, sqlTimestamp } from './sql';
 export { currentTenant, enterRequestTenant, maybeCurrentTenant, runInRequestScope, runWithTenant, TenantContext } from './tenant-context';
-export { TenantDb } from './tenant-db';
+export { TenantDb, type TenantDbLimits } from './tenant-db';
+export { DatabaseBusyError, TenantShare } from './tenant-share';
 export { BYODB_SCHEMA, CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, LOCAL_SCHEMA, roleNameFor, schemaNameFor } from './tenant-schema';

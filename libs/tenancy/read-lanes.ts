@@ -16,6 +16,10 @@ const RETRIED = new Set(['26000', '0A000']);
 interface Lane {
   client: Pipelinable;
   inFlight: number;
+  /** Statements in flight here per tenant (keyed by its read scope's search path). */
+  tenants: Map<string, number>;
+  /** When a statement here last finished, or the first of the ones in flight was sent. */
+  progressAt: number;
   released: boolean;
   corked: boolean;
   onError: (error: Error) => void;
@@ -46,14 +50,32 @@ type Pipelinable = PoolClient & { pipeline: boolean; connection: { stream: Socke
  * busy machine. Otherwise it takes an idle lane, else borrows another
  * connection if fewer than `maxLanes` are held and the pool has one to spare at
  * once, else joins the least busy lane.
+ *
+ * Fair share: one tenant's statements are in flight on at most `tenantLanes`
+ * lanes at once; beyond that they queue behind its own on those lanes. A tenant
+ * sending slow reads so blocks its own lanes, and the others' statements, which
+ * go to the least busy lanes, keep moving on the rest.
+ *
+ * A lane whose server answers nothing for `queryTimeoutMs` while statements are
+ * in flight on it (a frozen server, a dead network) is cut: its connection is
+ * destroyed, so every statement on it fails at once, and the pool drops it. A
+ * slow statement does not trip it, because the server's own statement timeout
+ * (shorter) ends it, and a statement queued behind others on a busy lane is not
+ * timed from when it was written, but by the lane's progress.
  */
 export class ReadLanes {
   private readonly lanes: Lane[] = [];
   private readonly opening = new Set<Promise<Lane>>();
+  /** Per tenant: the lanes it has statements in flight on. */
+  private readonly lanesHeld = new Map<string, number>();
+  /** Checks the lanes' progress while any is held (`queryTimeoutMs` set). */
+  private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly maxLanes: number,
+    private readonly tenantLanes = maxLanes,
+    private readonly queryTimeoutMs = 0,
   ) {}
 
   /** How many pool connections the lanes hold now (for tests and diagnostics). */
@@ -61,9 +83,9 @@ export class ReadLanes {
     return this.lanes.length;
   }
 
-  /** One statement as text (a simple-protocol message, which may hold several). */
-  query(text: string): Promise<QueryResult | QueryResult[]> {
-    return this.onLane((client) => client.query(text) as Promise<QueryResult | QueryResult[]>);
+  /** One statement of `tenant` as text (a simple-protocol message, which may hold several). */
+  query(tenant: string, text: string): Promise<QueryResult | QueryResult[]> {
+    return this.onLane(tenant, (client) => client.query(text) as Promise<QueryResult | QueryResult[]>);
   }
 
   /**
@@ -75,7 +97,7 @@ export class ReadLanes {
   async read(scope: ReadScope, text: string, values?: unknown[]): Promise<ReadResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = await this.onLane((client) => {
+        const answer = await this.onLane(scope.searchPath, (client) => {
           const read = new ScopedRead(scope, text, values, client);
           const done = new Promise<ReadResult>((resolve, reject) => {
             read.callback = (error, result) => (error ? reject(error) : resolve(result as ReadResult));
@@ -91,25 +113,42 @@ export class ReadLanes {
     }
   }
 
-  private async onLane<T>(send: (client: Pipelinable) => Promise<T>): Promise<T> {
-    const picked = this.pick();
-    const lane = picked ? this.take(picked) : await this.laneFor();
+  private async onLane<T>(tenant: string, send: (client: Pipelinable) => Promise<T>): Promise<T> {
+    const picked = this.pick(tenant);
+    const lane = picked ? this.take(picked, tenant) : await this.laneFor(tenant);
     try {
       return await send(lane.client);
     } finally {
       lane.inFlight--;
+      lane.progressAt = Date.now();
+      const left = (lane.tenants.get(tenant) ?? 1) - 1;
+      if (left > 0) lane.tenants.set(tenant, left);
+      else {
+        lane.tenants.delete(tenant);
+        const held = (this.lanesHeld.get(tenant) ?? 1) - 1;
+        if (held > 0) this.lanesHeld.set(tenant, held);
+        else this.lanesHeld.delete(tenant);
+      }
       if (lane.inFlight === 0) setImmediate(() => this.releaseIfIdle(lane));
     }
   }
 
   /**
-   * `lane` carries one more statement. Counted as soon as the lane is chosen, so
-   * that the next statement's choice sees it.
+   * `lane` carries one more statement, of `tenant`. Counted as soon as the lane
+   * is chosen, so that the next statement's choice sees it.
    */
-  private take(lane: Lane): Lane {
-    lane.inFlight++;
+  private take(lane: Lane, tenant: string): Lane {
+    if (lane.inFlight++ === 0) lane.progressAt = Date.now();
+    const here = lane.tenants.get(tenant) ?? 0;
+    lane.tenants.set(tenant, here + 1);
+    if (here === 0) this.lanesHeld.set(tenant, (this.lanesHeld.get(tenant) ?? 0) + 1);
     this.gather(lane);
     return lane;
+  }
+
+  /** True when `tenant` has statements in flight on as many lanes as it may (lanes still held). */
+  private atShare(tenant: string): boolean {
+    return (this.lanesHeld.get(tenant) ?? 0) >= this.tenantLanes && this.lanes.some((lane) => lane.tenants.has(tenant));
   }
 
   /**
@@ -131,15 +170,18 @@ export class ReadLanes {
   /**
    * The lane gathering this turn's write, if it has room; else the least busy
    * lane, unless it is busy and the pool can lend another connection at once:
-   * then none, and the caller borrows one.
+   * then none, and the caller borrows one. A tenant at its share of lanes
+   * chooses only among the lanes it is on.
    */
-  private pick(): Lane | undefined {
+  private pick(tenant: string): Lane | undefined {
+    const own = this.atShare(tenant);
     let best: Lane | undefined;
     for (const lane of this.lanes) {
+      if (own && !lane.tenants.has(tenant)) continue;
       if (lane.corked && lane.inFlight < BATCH_LIMIT) return lane;
       if (!best || lane.inFlight < best.inFlight) best = lane;
     }
-    if (best && (best.inFlight === 0 || !this.canGrow())) return best;
+    if (best && (own || best.inFlight === 0 || !this.canGrow())) return best;
     return undefined;
   }
 
@@ -154,17 +196,17 @@ export class ReadLanes {
    * borrowed, if any (statements arriving while it is borrowed travel together
    * on it), else a new one.
    */
-  private async laneFor(): Promise<Lane> {
+  private async laneFor(tenant: string): Promise<Lane> {
     for (;;) {
-      if (this.opening.size === 0 && this.lanes.length < this.maxLanes) return this.open();
+      if (this.opening.size === 0 && this.lanes.length < this.maxLanes && !this.atShare(tenant)) return this.open(tenant);
       if (this.opening.size > 0) await Promise.race(this.opening).catch(() => undefined);
-      const lane = this.pick();
-      if (lane) return this.take(lane);
+      const lane = this.pick(tenant);
+      if (lane) return this.take(lane, tenant);
     }
   }
 
-  private async open(): Promise<Lane> {
-    const borrowing = this.borrow();
+  private async open(tenant: string): Promise<Lane> {
+    const borrowing = this.borrow(tenant);
     this.opening.add(borrowing);
     try {
       return await borrowing;
@@ -173,16 +215,17 @@ export class ReadLanes {
     }
   }
 
-  private async borrow(): Promise<Lane> {
+  private async borrow(tenant: string): Promise<Lane> {
     const client = (await this.pool.connect()) as Pipelinable;
-    const lane: Lane = { client, inFlight: 0, released: false, corked: false, onError: () => undefined };
+    const lane: Lane = { client, inFlight: 0, tenants: new Map(), progressAt: Date.now(), released: false, corked: false, onError: () => undefined };
     // A connection that fails while held: pg fails every statement sent on it;
     // the connection is dropped, not returned to the pool.
     lane.onError = (error) => this.release(lane, error);
     client.on('error', lane.onError);
     client.pipeline = true;
     this.lanes.push(lane);
-    return this.take(lane); // for the statement that borrowed it
+    this.watch();
+    return this.take(lane, tenant); // for the statement that borrowed it
   }
 
   private releaseIfIdle(lane: Lane) {
@@ -197,5 +240,26 @@ export class ReadLanes {
     lane.client.removeListener('error', lane.onError);
     lane.client.pipeline = false;
     lane.client.release(error);
+    if (this.lanes.length === 0 && this.watchdog) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+    }
+  }
+
+  private watch() {
+    if (this.watchdog || !this.queryTimeoutMs) return;
+    this.watchdog = setInterval(() => this.cutStalled(), Math.max(100, Math.floor(this.queryTimeoutMs / 4)));
+    this.watchdog.unref();
+  }
+
+  /** Lanes whose server answered nothing for `queryTimeoutMs` with statements in flight: destroyed. */
+  private cutStalled() {
+    const now = Date.now();
+    for (const lane of [...this.lanes]) {
+      if (lane.inFlight === 0 || now - lane.progressAt < this.queryTimeoutMs) continue;
+      const error = new Error(`Query read timeout: the database answered nothing for ${this.queryTimeoutMs} ms`);
+      lane.client.connection.stream.destroy();
+      this.release(lane, error);
+    }
   }
 }

@@ -7,10 +7,12 @@ import { type ClientBase, Query } from 'pg';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- pg/lib/utils has no type declarations to import: the cast types the one function used
 const { prepareValue } = require('pg/lib/utils') as { prepareValue: (value: unknown) => string | Buffer | null };
 
-/** Where a read runs: the tenant's schema (as a `search_path` value) and role, if any. */
+/** Where a read runs: the tenant's schema (as a `search_path` value) and role, if any, and how long it may take. */
 export interface ReadScope {
   searchPath: string;
   role: string | null;
+  /** Postgres's `statement_timeout` for the read, in milliseconds as text ('0': none). */
+  statementTimeout: string;
 }
 
 /** A column of a read's answer, as Postgres describes it. */
@@ -46,11 +48,11 @@ interface PgConnection {
 // NULL) and returns no row.
 const SCOPE_WITH_ROLE = {
   name: 'baton_scope_role',
-  text: "SELECT WHERE set_config('search_path', $1, true) IS NULL OR set_config('role', $2, true) IS NULL OR set_config('transaction_read_only', 'on', true) IS NULL",
+  text: "SELECT WHERE set_config('search_path', $1, true) IS NULL OR set_config('statement_timeout', $2, true) IS NULL OR set_config('role', $3, true) IS NULL OR set_config('transaction_read_only', 'on', true) IS NULL",
 };
 const SCOPE_WITHOUT_ROLE = {
   name: 'baton_scope',
-  text: "SELECT WHERE set_config('search_path', $1, true) IS NULL OR set_config('transaction_read_only', 'on', true) IS NULL",
+  text: "SELECT WHERE set_config('search_path', $1, true) IS NULL OR set_config('statement_timeout', $2, true) IS NULL OR set_config('transaction_read_only', 'on', true) IS NULL",
 };
 
 /** How the rows of one prepared statement are read: its columns and a text parser for each. */
@@ -70,6 +72,8 @@ interface RowShape {
 interface PgQuery {
   text: string;
   values?: unknown[];
+  /** Read by the client when the query is submitted: it fails the query after this many milliseconds without an answer. */
+  query_timeout?: number;
   callback?: (error: Error | null, result: unknown) => void;
   handleError(error: Error, connection: unknown): void;
 }
@@ -148,7 +152,8 @@ export class ScopedRead extends PgQuery {
     let known = parsedOn.get(connection);
     if (!known) parsedOn.set(connection, (known = new Map()));
     const scope = this.scope.role ? SCOPE_WITH_ROLE : SCOPE_WITHOUT_ROLE;
-    const scopeValues = this.scope.role ? [this.scope.searchPath, this.scope.role] : [this.scope.searchPath];
+    const { searchPath, statementTimeout, role } = this.scope;
+    const scopeValues = role ? [searchPath, statementTimeout, role] : [searchPath, statementTimeout];
     const text = this.text;
     const name = (this.statement = statementName(text));
     connection.stream.cork();

@@ -3,11 +3,13 @@ import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ByodbPools } from './byodb-pools';
 import type { ReadLanes } from './read-lanes';
 import type * as ReadLanesModule from './read-lanes';
+import { timedQuery } from './timed-query';
 import type { ReadResult, ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, TenantContext } from './tenant-context';
 import { BYODB_SCHEMA } from './tenant-schema';
+import { TenantShare } from './tenant-share';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -23,6 +25,23 @@ export interface PostgresPaths {
   write: 'pipelined' | 'separate' | 'typeorm';
 }
 type Send = (text: string, values?: unknown[]) => Promise<QueryResult | ReadResult>;
+
+/** Bounds on tenant work on Postgres. */
+export interface TenantDbLimits {
+  /** Postgres's `statement_timeout` for every statement of tenant work, in milliseconds (0: none). */
+  statementTimeoutMs: number;
+  /**
+   * How long the client waits for an answer to one statement before it gives up and drops the
+   * connection (a frozen server never cancels anything itself), in milliseconds (0: forever).
+   */
+  queryTimeoutMs: number;
+  /** The percentage of a pool's connections one tenant's work may hold at once. */
+  tenantSharePercent: number;
+  /** How long work waits for a place in its tenant's share before it fails (`DatabaseBusyError`). */
+  shareWaitMs: number;
+}
+
+const NO_LIMITS: TenantDbLimits = { statementTimeoutMs: 0, queryTimeoutMs: 0, tenantSharePercent: 100, shareWaitMs: 5000 };
 
 /**
  * The only door to tenant data. Both methods run `work` against the current
@@ -52,12 +71,16 @@ export class TenantDb {
   private sqliteQueue: Promise<unknown> = Promise.resolve();
   private readonly readLanes = new WeakMap<DataSource, ReadLanes>();
   private readonly readManagers = new WeakMap<DataSource, EntityManager>();
+  private readonly readScopes = new WeakMap<TenantContext, ReadScope>();
+  /** Transactions on the shared cluster, per tenant (a BYODB tenant's own pool is all its own). */
+  private sharedShare: TenantShare | undefined;
 
   constructor(
     private readonly shared: DataSource,
     readonly dialect: Dialect,
     private readonly byodb: ByodbPools,
     private readonly secretBox: SecretBox,
+    readonly limits: TenantDbLimits = NO_LIMITS,
   ) {}
 
   transaction<T>(work: Work<T>): Promise<T> {
@@ -83,9 +106,20 @@ export class TenantDb {
     const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
     const paths = this.postgresPaths;
     if (mode === 'read' && paths.read === 'lanes') return work(this.readManagerFor(source, storageOwner(tenant)));
-    const scope = scopeStatements(whereOf(tenant)) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
-    if (paths.write === 'typeorm') return this.transactWithTypeorm(source, scope, work);
-    return this.transactIn(source, scope, work, paths.write);
+    const scope = scopeStatements(whereOf(tenant), this.limits.statementTimeoutMs) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
+    const transact = () => (paths.write === 'typeorm' ? this.transactWithTypeorm(source, scope, work) : this.transactIn(source, scope, work, paths.write));
+    if (source !== this.shared) return transact();
+    return this.shareOf(source).run(tenant.tenantId, transact);
+  }
+
+  /** The fair share of the shared pool: a percentage of its connections, at least one. */
+  private shareOf(source: DataSource): TenantShare {
+    if (!this.sharedShare) {
+      const max = poolOf(source).options.max ?? 10;
+      const limit = Math.max(1, Math.floor((max * this.limits.tenantSharePercent) / 100));
+      this.sharedShare = new TenantShare(limit, this.limits.shareWaitMs);
+    }
+    return this.sharedShare;
   }
 
   /** A transaction through TypeORM's own query runner API only: START TRANSACTION, the scope, the work, COMMIT. */
@@ -128,13 +162,14 @@ export class TenantDb {
       if (owner !== storageOwner(tenant)) {
         return Promise.reject(new Error(`a read of tenant ${tenant.tenantId} reached another tenant's storage`));
       }
-      return lanes.read(readScopeOf(tenant), text, values).catch((error: unknown) => {
+      const readScope = this.readScopeOf(tenant);
+      return lanes.read(readScope, text, values).catch((error: unknown) => {
         // Several statements in one text cannot be prepared: without parameters they are sent
         // as text, scoped the same way; with parameters Postgres's refusal stands, as it would
         // for any pg query.
         if (!isMultiStatementRefusal(error) || (values && values.length > 0)) throw error;
-        const scope = scopeStatements(whereOf(tenant));
-        return lastResult(lanes.query(`${scope}; SET LOCAL transaction_read_only TO on; ${text}`));
+        const scope = scopeStatements(whereOf(tenant), this.limits.statementTimeoutMs);
+        return lastResult(lanes.query(readScope.searchPath, `${scope}; SET LOCAL transaction_read_only TO on; ${text}`));
       });
     });
     manager = runner.manager;
@@ -144,15 +179,24 @@ export class TenantDb {
 
   private async transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined'): Promise<T> {
     const runner = source.createQueryRunner();
+    const timeout = this.limits.queryTimeoutMs;
     let client: (PoolClient & { pipeline: boolean }) | undefined;
+    let broken: Error | undefined;
     try {
       client = (await runner.connect()) as PoolClient & { pipeline: boolean };
       const connection = client;
+      // A statement the client gave up waiting for may still be running, or the connection
+      // may be gone: either way it must not go back to the pool.
+      const query = (text: string, values?: unknown[]): Promise<QueryResult> =>
+        timedQuery(connection, text, values, timeout).catch((error: Error) => {
+          if (isConnectionLost(error)) broken ??= error;
+          throw error;
+        });
       // Statements go out one after another, in the order they were issued,
       // even when the work issues several at once.
       let tail: Promise<unknown> = Promise.resolve();
       const send = (text: string, values?: unknown[]): Promise<QueryResult> => {
-        const result = tail.then(() => connection.query(text, values));
+        const result = tail.then(() => query(text, values));
         tail = result.catch(() => undefined);
         return result;
       };
@@ -168,7 +212,7 @@ export class TenantDb {
         connection.pipeline = true;
         const socket = connection.connection.stream;
         socket.cork(); // one write for both
-        const both = Promise.all([connection.query(`BEGIN; ${scope}`), connection.query(text, values)]);
+        const both = Promise.all([query(`BEGIN; ${scope}`), query(text, values)]);
         socket.uncork();
         tail = both.catch(() => undefined);
         return both.then(([, result]) => result);
@@ -179,21 +223,34 @@ export class TenantDb {
         if (open) await send('COMMIT');
         return result;
       } catch (error) {
-        if (open) await send('ROLLBACK').catch(() => undefined);
+        if (open && !broken) await send('ROLLBACK').catch(() => undefined);
         throw error;
       }
     } finally {
       if (client) client.pipeline = false;
-      await runner.release();
+      await releaseRunner(runner, broken);
     }
+  }
+
+  /** A request's tenant is one object for the whole request: its read scope is worked out once. */
+  private readScopeOf(tenant: TenantContext): ReadScope {
+    let scope = this.readScopes.get(tenant);
+    if (!scope) {
+      const where = whereOf(tenant);
+      scope = { searchPath: quoteIdent(where.schema), role: where.role, statementTimeout: String(Math.trunc(this.limits.statementTimeoutMs)) };
+      this.readScopes.set(tenant, scope);
+    }
+    return scope;
   }
 
   /** The pipelined read connections of `source`'s pool: half of the pool at most. */
   private lanesFor(source: DataSource): ReadLanes {
     let lanes = this.readLanes.get(source);
     if (!lanes) {
-      const pool = (source.driver as unknown as { master: Pool }).master;
-      lanes = new (postgresParts().ReadLanes)(pool, Math.max(1, Math.floor((pool.options.max ?? 10) / 2)));
+      const pool = poolOf(source);
+      const maxLanes = Math.max(1, Math.floor((pool.options.max ?? 10) / 2));
+      const tenantLanes = Math.max(1, Math.floor((maxLanes * this.limits.tenantSharePercent) / 100));
+      lanes = new (postgresParts().ReadLanes)(pool, maxLanes, tenantLanes, this.limits.queryTimeoutMs);
       this.readLanes.set(source, lanes);
     }
     return lanes;
@@ -241,20 +298,37 @@ function whereOf(tenant: TenantContext): Where {
   return { schema: tenant.schema, role: tenant.role };
 }
 
-/** A request's tenant is one object for the whole request: its read scope is worked out once. */
-const readScopes = new WeakMap<TenantContext, ReadScope>();
-
-function readScopeOf(tenant: TenantContext): ReadScope {
-  let scope = readScopes.get(tenant);
-  if (!scope) {
-    const where = whereOf(tenant);
-    readScopes.set(tenant, (scope = { searchPath: quoteIdent(where.schema), role: where.role }));
-  }
-  return scope;
+function scopeStatements({ schema, role }: Where, statementTimeoutMs: number): string {
+  return `SET LOCAL search_path TO ${quoteIdent(schema)}; SET LOCAL statement_timeout TO ${Math.trunc(statementTimeoutMs)}${role ? `; SET LOCAL ROLE ${quoteIdent(role)}` : ''}`;
 }
 
-function scopeStatements({ schema, role }: Where): string {
-  return `SET LOCAL search_path TO ${quoteIdent(schema)}${role ? `; SET LOCAL ROLE ${quoteIdent(role)}` : ''}`;
+/** The pg pool of a Postgres data source (`test/library-contracts.spec.ts`). */
+function poolOf(source: DataSource): Pool {
+  return (source.driver as unknown as { master: Pool }).master;
+}
+
+/**
+ * Errors after which a connection cannot be trusted with another transaction: the client gave up
+ * waiting for an answer (`query_timeout`), or the connection itself failed or was closed.
+ */
+function isConnectionLost(error: Error): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  return (
+    error.message === 'Query read timeout' ||
+    /^Connection terminated|not queryable|Client was closed/.test(error.message) ||
+    code.startsWith('08') ||
+    ['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED'].includes(code)
+  );
+}
+
+/**
+ * Gives the runner's connection back to the pool, or, after `broken`, has the pool drop it. TypeORM
+ * passes an error to pg's release only from its private `releasePostgresConnection`
+ * (`test/library-contracts.spec.ts`); its public `release()` always gives the connection back.
+ */
+function releaseRunner(runner: QueryRunner, broken: Error | undefined): Promise<void> {
+  if (!broken) return runner.release();
+  return (runner as unknown as { releasePostgresConnection(error?: Error): Promise<void> }).releasePostgresConnection(broken);
 }
 
 function isMultiStatementRefusal(error: unknown): boolean {

@@ -64,6 +64,22 @@ export const VARIABLES = {
     parse: integer(1, 200),
     default: 10,
   }),
+  dbStatementTimeoutSeconds: variable({
+    name: 'SERVICE_DB_STATEMENT_TIMEOUT_S',
+    description:
+      'Postgres: the longest one statement of tenant work may run (statement_timeout); a server that has not answered 2 s after it is given up on and its connection dropped',
+    sensitive: false,
+    parse: integer(1, 600),
+    default: 10,
+  }),
+  dbTenantShare: variable({
+    name: 'SERVICE_DB_TENANT_SHARE',
+    description:
+      "hosted: the percentage of the shared pool's connections, and of its read connections, one tenant's work may hold at once; the rest of its work waits in its own line",
+    sensitive: false,
+    parse: integer(1, 100),
+    default: 50,
+  }),
   baseUrl: variable({
     name: 'APP_URL',
     aliases: ['SERVICE_BASE_URL'],

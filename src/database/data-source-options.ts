@@ -3,9 +3,13 @@ import { dirname } from 'node:path';
 import { parse } from 'pg-connection-string';
 import { DataSourceOptions } from 'typeorm';
 import type { CheckedTarget } from '../../libs/outbound-guard';
+import type { TenantDbLimits } from '../../libs/tenancy';
 import { AppConfig } from '../config/app-config';
 import { CONTROL_ENTITIES } from './control-entities';
 import { TENANT_ENTITIES } from './tenant-entities';
+
+/** How long a request waits for a connection (from the pool, or within its tenant's share). */
+const CONNECT_TIMEOUT_MS = 5000;
 
 /** Connection-string parameters a BYODB URL may carry; others (file paths for certificates, a socket `host`) are refused. */
 const BYODB_URL_PARAMETERS = new Set(['ssl', 'sslmode', 'application_name']);
@@ -36,7 +40,7 @@ function pinnedConnection(url: string, target: CheckedTarget): Record<string, un
  * Options of a Postgres data source (the shared cluster, or one BYODB database).
  * With `pinned` (BYODB), the connection goes to the address the outbound guard checked.
  */
-export function postgresOptions(url: string, poolSize: number, withControlPlane: boolean, pinned?: CheckedTarget, connectTimeoutMs = 5000): DataSourceOptions {
+export function postgresOptions(url: string, poolSize: number, withControlPlane: boolean, pinned?: CheckedTarget, connectTimeoutMs = CONNECT_TIMEOUT_MS): DataSourceOptions {
   return {
     type: 'postgres',
     ...(pinned ? {} : { url }),
@@ -73,5 +77,23 @@ export function sharedDataSourceOptions(config: AppConfig): DataSourceOptions {
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
     },
+  };
+}
+
+/** A frozen server cancels nothing: the client waits this much longer than the statement timeout before it gives up. */
+const CLIENT_GRACE_MS = 2000;
+
+/**
+ * The bounds on tenant work: every statement's timeout, the client's own, and (hosted, where
+ * tenants share one pool) each tenant's share of the pool. Work waits for a place in its share
+ * as long as for a pool connection.
+ */
+export function tenantDbLimits(config: AppConfig): TenantDbLimits {
+  const statementTimeoutMs = config.dbStatementTimeoutSeconds * 1000;
+  return {
+    statementTimeoutMs,
+    queryTimeoutMs: statementTimeoutMs + CLIENT_GRACE_MS,
+    tenantSharePercent: config.isHosted ? config.dbTenantShare : 100,
+    shareWaitMs: CONNECT_TIMEOUT_MS,
   };
 }

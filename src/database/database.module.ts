@@ -6,7 +6,7 @@ import { BYODB_GUARD } from '../common/outbound/outbound-guards';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { migrateSharedDatabase } from './database-migrator';
-import { byodbHost, postgresOptions, sharedDataSourceOptions } from './data-source-options';
+import { byodbHost, postgresOptions, sharedDataSourceOptions, tenantDbLimits } from './data-source-options';
 
 export const SHARED_DATA_SOURCE = Symbol('SHARED_DATA_SOURCE');
 export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
@@ -42,7 +42,7 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
     {
       provide: TenantDb,
       inject: [SHARED_DATA_SOURCE, APP_CONFIG, ByodbPools, CONNECTION_SECRET_BOX],
-      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) => new TenantDb(source, config.databaseType, pools, box),
+      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) => new TenantDb(source, config.databaseType, pools, box, tenantDbLimits(config)),
     },
   ],
   exports: [SHARED_DATA_SOURCE, CONNECTION_SECRET_BOX, ByodbPools, TenantDb],

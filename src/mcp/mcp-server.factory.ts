@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toErrorResponse } from '../common/errors/error-response';
+import { reasonOf, toErrorResponse } from '../common/errors/error-response';
+import { ThrottledLog } from '../common/logging/throttled-log';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { mcpSdk } from './sdk';
@@ -16,6 +17,7 @@ import { ToolText } from './tool-text';
 @Injectable()
 export class McpServerFactory {
   private readonly logger = new Logger('mcp');
+  private readonly outages = new ThrottledLog(this.logger);
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -55,6 +57,7 @@ export class McpServerFactory {
     } catch (error) {
       const { body, unexpected } = toErrorResponse(error);
       if (unexpected) this.logger.error({ msg: 'unexpected tool error', tool: name, error_id: body.error_id, stack: unexpected.stack });
+      else if (body.code === 'DATABASE_UNAVAILABLE') this.outages.warn('tool calls failed: the database is unavailable', { code: body.code, reason: reasonOf(error) });
       const errorCode = body.code ?? (unexpected ? 'INTERNAL' : undefined);
       await this.observers?.notify({ tool: name, args, startedAt, durationMs: performance.now() - started, outcome: 'error', errorCode, errorDetail: body.detail });
       return {

@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
+import { isDatabaseUnavailable } from './db-errors';
 import { DomainError } from './domain-error';
 
 export interface ErrorResponse {
@@ -8,7 +9,12 @@ export interface ErrorResponse {
   body: { detail: string; code?: string; error_id?: string; [key: string]: unknown };
   /** Set for unexpected errors: the stack is logged under body.error_id. */
   unexpected?: Error;
+  /** Headers the answer carries (`Retry-After`). */
+  headers?: Record<string, string>;
 }
+
+/** Seconds a client is asked to wait before trying again after the database was unavailable. */
+export const DATABASE_RETRY_AFTER_S = 2;
 
 /** Postgres error classes that only bad input can cause (invalid text representation, value too long, ...). */
 const PG_INPUT_ERRORS: Record<string, string> = {
@@ -44,10 +50,24 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (typeof pgCode === 'string' && PG_INPUT_ERRORS[pgCode]) {
     return { status: 400, body: { detail: PG_INPUT_ERRORS[pgCode], code: 'INVALID_INPUT' } };
   }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { detail: 'the database is unavailable right now; try again in a few seconds', code: 'DATABASE_UNAVAILABLE', retryable: true },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    };
+  }
   const errorId = randomUUID();
   return {
     status: 500,
     body: { detail: 'internal error', error_id: errorId },
     unexpected: error instanceof Error ? error : new Error(String(error)),
   };
+}
+
+/** The underlying error's message, for the log (never the request's data). */
+export function reasonOf(error: unknown): string | undefined {
+  const driver = (error as { driverError?: { message?: unknown } } | null)?.driverError;
+  const message = driver?.message ?? (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message.slice(0, 200) : undefined;
 }

@@ -1,21 +1,25 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { toErrorResponse } from './error-response';
+import { ThrottledLog } from '../logging/throttled-log';
+import { reasonOf, toErrorResponse } from './error-response';
 
 /** Every HTTP error leaves as `{detail}` JSON; unexpected ones are logged with an error_id. */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
+  private readonly outages = new ThrottledLog(this.logger);
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') return;
     const response = host.switchToHttp().getResponse<Response>();
-    const { status, body, unexpected } = toErrorResponse(exception);
+    const { status, body, unexpected, headers } = toErrorResponse(exception);
     if (unexpected) this.logger.error({ msg: 'unexpected error', error_id: body.error_id, stack: unexpected.stack });
+    else if (status === 503) this.outages.warn('requests answered 503: the database is unavailable', { code: body.code, reason: reasonOf(exception) });
     if (response.headersSent) {
       response.end();
       return;
     }
+    if (headers) response.set(headers);
     response.status(status).json(body);
   }
 }

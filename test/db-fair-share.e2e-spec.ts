@@ -1,0 +1,108 @@
+import { Client } from 'pg';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
+import { TestDatabase } from './support/pg-database';
+import { describePostgres } from './support/suites';
+import { tenantClient, TenantClient } from './support/tenant-client';
+import { inTenantDb } from './support/tenant-db';
+import { hostedEnv, startApp, TestApp } from './support/test-app';
+import { sleep, waitUntil } from './support/wait';
+
+/**
+ * Hosted tenants share one pool: one tenant's slow or stuck work holds its share of
+ * the connections (SERVICE_DB_TENANT_SHARE) and no more, and no statement of tenant
+ * work runs longer than SERVICE_DB_STATEMENT_TIMEOUT_S.
+ */
+describePostgres('fair share of the shared pool, and the statement timeout', () => {
+  const POOL = 10;
+  let db: TestDatabase;
+  let testApp: TestApp;
+  let a: TenantClient;
+  let b: TenantClient;
+  let admin: Client;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    testApp = await startApp(hostedEnv(db.url, { SERVICE_DB_POOL_SIZE: String(POOL), SERVICE_DB_TENANT_SHARE: '50', SERVICE_DB_STATEMENT_TIMEOUT_S: '1' }));
+    a = await tenantClient(testApp, 'Busy tenant');
+    b = await tenantClient(testApp, 'Quiet tenant');
+    admin = new Client({ connectionString: db.url });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await testApp?.close();
+    await db?.drop();
+  });
+
+  /** Backends of the app running pg_sleep now. */
+  async function sleepers(): Promise<number> {
+    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()");
+    return rows[0].n;
+  }
+
+  async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
+    const started = performance.now();
+    const result = await work();
+    return { ms: performance.now() - started, result };
+  }
+
+  test('a tenant holding its share of transactions in slow statements leaves the rest of the pool to the others', async () => {
+    const slow = Array.from({ length: 3 * POOL }, () => inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)')));
+    await waitUntil(async () => (await sleepers()) >= POOL / 2, 5000, 'the busy tenant to fill its share');
+    expect(await sleepers()).toBe(POOL / 2); // half the pool, however much work waits
+    const write = await timed(() => b.http.post('/projects', { name: 'Written meanwhile' }));
+    const read = await timed(() => b.http.get('/projects'));
+    expect(write.result.status).toBe(201);
+    expect(read.result.status).toBe(200);
+    expect(write.ms).toBeLessThan(500);
+    expect(read.ms).toBeLessThan(500);
+    await Promise.all(slow); // the busy tenant's work all ran, in turns
+  });
+
+  test("a tenant's slow reads stay on its share of the read connections", async () => {
+    // Sent one by one, so that each looks for the least busy lane (statements of one turn share one).
+    const slow: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) {
+      slow.push(inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)'), 'read'));
+      await sleep(10);
+    }
+    await waitUntil(async () => (await sleepers()) >= 2, 5000, 'slow reads');
+    expect(await sleepers()).toBe(2); // half of the five read lanes
+    const reads = await Promise.all(Array.from({ length: 5 }, () => timed(() => b.http.get('/projects'))));
+    for (const read of reads) {
+      expect(read.result.status).toBe(200);
+      expect(read.ms).toBeLessThan(500);
+    }
+    await Promise.all(slow);
+  });
+
+  test('a statement stuck longer than the statement timeout answers 503 DATABASE_UNAVAILABLE with Retry-After, and writes nothing', async () => {
+    const tenant = await testApp.app.get(TenantResolver).resolve(`Bearer ${a.token}`);
+    await admin.query('BEGIN');
+    await admin.query(`LOCK TABLE "${tenant.schema}".projects IN ACCESS EXCLUSIVE MODE`);
+    try {
+      const read = await timed(() => a.http.get('/projects'));
+      const write = await timed(() => a.http.post('/projects', { name: 'Never written' }));
+      for (const { result, ms } of [read, write]) {
+        expect(result.status).toBe(503);
+        expect(result.body).toMatchObject({ code: 'DATABASE_UNAVAILABLE', retryable: true });
+        expect(result.body.detail).toMatch(/database is unavailable/);
+        expect(result.headers.get('retry-after')).toBe('2');
+        expect(ms).toBeGreaterThan(800);
+        expect(ms).toBeLessThan(4000);
+      }
+      expect((await b.http.get('/projects')).status).toBe(200); // the other tenant is not held up
+    } finally {
+      await admin.query('ROLLBACK');
+    }
+    const names = (await a.http.get('/projects')).body.map((p: { name: string }) => p.name);
+    expect(names).not.toContain('Never written');
+  });
+
+  test('a slow read is cancelled by the server at the statement timeout', async () => {
+    const started = performance.now();
+    const error = await inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(5)'), 'read').catch((e: unknown) => e);
+    expect((error as { driverError?: { code?: string } }).driverError?.code).toBe('57014');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
