@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { WsAdapter } from '@nestjs/platform-ws';
 import express, { NextFunction, Request, Response } from 'express';
-import { runInRequestScope } from '../libs/tenancy';
 import { AppModule } from './app.module';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
+import { requestDeadlines } from './common/errors/request-deadline';
 import { JsonLogger } from './common/logging/json-logger';
 import { InputValidationPipe } from './common/validation/input-validation.pipe';
 import { JSON_TOO_DEEP, nestsDeeperThan } from './common/validation/json-depth';
@@ -29,7 +29,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
   app.use(bodyErrorHandler);
   // After body parsing, so that routing and the handler run inside the scope; the tenant guard fills it in.
-  app.use((_req: Request, _res: Response, next: NextFunction) => runInRequestScope(next));
+  app.use(requestDeadlines(config.requestTimeoutSeconds * 1000));
   app.useGlobalPipes(new InputValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
   app.enableShutdownHooks();

@@ -14,6 +14,8 @@ export interface TenantContext {
 /** What AsyncLocalStorage carries: a request opens it empty and learns its tenant once authenticated. */
 interface TenantScope {
   tenant?: TenantContext;
+  /** When the request must have been answered (epoch milliseconds); none outside requests. */
+  deadline?: number;
 }
 
 const storage = new AsyncLocalStorage<TenantScope>();
@@ -24,13 +26,27 @@ export function runWithTenant<T>(tenant: TenantContext, work: () => T): T {
 }
 
 /**
- * Runs `work` (the rest of an HTTP request's handling) in a scope whose tenant
- * is not known yet: the tenant guard sets it with `enterRequestTenant` once the
+ * Runs `work` (the rest of an HTTP request's handling, which must end by
+ * `deadline`) in a scope whose tenant is not known yet: the tenant guard sets it with `enterRequestTenant` once the
  * route is known to need one and the credentials are checked. Opening the
  * scope here rather than around the handler keeps per-request cost low.
  */
-export function runInRequestScope<T>(work: () => T): T {
-  return storage.run({}, work);
+export function runInRequestScope<T>(work: () => T, deadline?: number): T {
+  return storage.run({ deadline }, work);
+}
+
+/** When the running request must have been answered (epoch ms), or undefined outside a request. */
+export function requestDeadline(): number | undefined {
+  return storage.getStore()?.deadline;
+}
+
+/**
+ * Moves the running request's deadline later, to `until` at the earliest: a long-poll that may
+ * wait longer than a request's usual deadline, plus the time to answer after its wait.
+ */
+export function extendRequestDeadline(until: number): void {
+  const scope = storage.getStore();
+  if (scope?.deadline !== undefined && scope.deadline < until) scope.deadline = until;
 }
 
 /** Sets the tenant of the running request, once. */

@@ -7,9 +7,9 @@ import { timedQuery } from './timed-query';
 import type { ReadResult, ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
-import { currentTenant, TenantContext } from './tenant-context';
+import { currentTenant, requestDeadline, TenantContext } from './tenant-context';
 import { BYODB_SCHEMA } from './tenant-schema';
-import { TenantShare } from './tenant-share';
+import { DeadlinePassedError, TenantShare } from './tenant-share';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -42,6 +42,13 @@ export interface TenantDbLimits {
 }
 
 const NO_LIMITS: TenantDbLimits = { statementTimeoutMs: 0, queryTimeoutMs: 0, tenantSharePercent: 100, shareWaitMs: 5000 };
+
+/** What one unit of work may take, its request's deadline considered. */
+interface Bounds {
+  statementMs: number;
+  queryMs: number;
+  waitMs: number;
+}
 
 /**
  * The only door to tenant data. Both methods run `work` against the current
@@ -106,10 +113,27 @@ export class TenantDb {
     const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
     const paths = this.postgresPaths;
     if (mode === 'read' && paths.read === 'lanes') return work(this.readManagerFor(source, storageOwner(tenant)));
-    const scope = scopeStatements(whereOf(tenant), this.limits.statementTimeoutMs) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
-    const transact = () => (paths.write === 'typeorm' ? this.transactWithTypeorm(source, scope, work) : this.transactIn(source, scope, work, paths.write));
+    const bounds = this.boundsNow();
+    const scope = scopeStatements(whereOf(tenant), bounds.statementMs) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
+    const transact = () => (paths.write === 'typeorm' ? this.transactWithTypeorm(source, scope, work) : this.transactIn(source, scope, work, paths.write, bounds.queryMs));
     if (source !== this.shared) return transact();
-    return this.shareOf(source).run(tenant.tenantId, transact);
+    return this.shareOf(source).run(tenant.tenantId, transact, bounds.waitMs);
+  }
+
+  /**
+   * The configured bounds, shortened to end by the running request's deadline: a statement gets
+   * what is left (the server's timeout a little before the client's, as configured), and work
+   * that would start with nothing left is refused (`DeadlinePassedError`).
+   */
+  private boundsNow(): Bounds {
+    const { statementTimeoutMs, queryTimeoutMs, shareWaitMs } = this.limits;
+    const deadline = requestDeadline();
+    if (deadline === undefined || !queryTimeoutMs) return { statementMs: statementTimeoutMs, queryMs: queryTimeoutMs, waitMs: shareWaitMs };
+    const left = deadline - Date.now();
+    if (left < MIN_STATEMENT_MS) throw new DeadlinePassedError();
+    if (left >= queryTimeoutMs) return { statementMs: statementTimeoutMs, queryMs: queryTimeoutMs, waitMs: Math.min(shareWaitMs, left) };
+    const grace = queryTimeoutMs - statementTimeoutMs;
+    return { statementMs: Math.max(left - grace, Math.floor(left / 2)), queryMs: left, waitMs: Math.min(shareWaitMs, left) };
   }
 
   /** The fair share of the shared pool: a percentage of its connections, at least one. */
@@ -162,13 +186,13 @@ export class TenantDb {
       if (owner !== storageOwner(tenant)) {
         return Promise.reject(new Error(`a read of tenant ${tenant.tenantId} reached another tenant's storage`));
       }
-      const readScope = this.readScopeOf(tenant);
+      const readScope = this.readScopeOf(tenant, this.boundsNow().statementMs);
       return lanes.read(readScope, text, values).catch((error: unknown) => {
         // Several statements in one text cannot be prepared: without parameters they are sent
         // as text, scoped the same way; with parameters Postgres's refusal stands, as it would
         // for any pg query.
         if (!isMultiStatementRefusal(error) || (values && values.length > 0)) throw error;
-        const scope = scopeStatements(whereOf(tenant), this.limits.statementTimeoutMs);
+        const scope = scopeStatements(whereOf(tenant), Number(readScope.statementTimeout));
         return lastResult(lanes.query(readScope.searchPath, `${scope}; SET LOCAL transaction_read_only TO on; ${text}`));
       });
     });
@@ -177,9 +201,8 @@ export class TenantDb {
     return manager;
   }
 
-  private async transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined'): Promise<T> {
+  private async transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined', timeout: number): Promise<T> {
     const runner = source.createQueryRunner();
-    const timeout = this.limits.queryTimeoutMs;
     let client: (PoolClient & { pipeline: boolean }) | undefined;
     let broken: Error | undefined;
     try {
@@ -232,15 +255,18 @@ export class TenantDb {
     }
   }
 
-  /** A request's tenant is one object for the whole request: its read scope is worked out once. */
-  private readScopeOf(tenant: TenantContext): ReadScope {
+  /**
+   * A tenant's read scope: worked out once per tenant object (a request's tenant is one object
+   * for the whole request), made anew only when the deadline shortens the statement timeout.
+   */
+  private readScopeOf(tenant: TenantContext, statementMs: number): ReadScope {
     let scope = this.readScopes.get(tenant);
     if (!scope) {
       const where = whereOf(tenant);
       scope = { searchPath: quoteIdent(where.schema), role: where.role, statementTimeout: String(Math.trunc(this.limits.statementTimeoutMs)) };
       this.readScopes.set(tenant, scope);
     }
-    return scope;
+    return statementMs === this.limits.statementTimeoutMs ? scope : { ...scope, statementTimeout: String(Math.trunc(statementMs)) };
   }
 
   /** The pipelined read connections of `source`'s pool: half of the pool at most. */
@@ -277,6 +303,9 @@ function postgresParts() {
   });
   /* eslint-enable @typescript-eslint/no-require-imports */
 }
+
+/** Less time than this left before the deadline: no statement is started. */
+const MIN_STATEMENT_MS = 50;
 
 const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
 

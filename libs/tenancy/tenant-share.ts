@@ -8,6 +8,16 @@ export class DatabaseBusyError extends Error {
   }
 }
 
+/** The request's deadline passed (or leaves no time for another statement): no more database work is started for it. */
+export class DeadlinePassedError extends Error {
+  readonly code = 'DEADLINE_EXCEEDED';
+
+  constructor() {
+    super('the request reached its deadline before this database work could run');
+    this.name = 'DeadlinePassedError';
+  }
+}
+
 interface Share {
   active: number;
   waiting: (() => void)[];
@@ -29,10 +39,11 @@ export class TenantShare {
     private readonly maxWaitMs: number,
   ) {}
 
-  async run<T>(tenant: string, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` in `tenant`'s share, waiting for a place at most `maxWaitMs` (default: the share's own limit). */
+  async run<T>(tenant: string, work: () => Promise<T>, maxWaitMs = this.maxWaitMs): Promise<T> {
     let share = this.shares.get(tenant);
     if (!share) this.shares.set(tenant, (share = { active: 0, waiting: [] }));
-    if (share.active >= this.limit) await this.wait(share);
+    if (share.active >= this.limit) await this.wait(share, Math.min(maxWaitMs, this.maxWaitMs));
     else share.active++;
     try {
       return await work();
@@ -47,7 +58,7 @@ export class TenantShare {
   }
 
   /** Resolves once a place of the share is handed over (counted already), or fails after `maxWaitMs`. */
-  private wait(share: Share): Promise<void> {
+  private wait(share: Share, maxWaitMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const enter = () => {
         clearTimeout(timer);
@@ -56,8 +67,8 @@ export class TenantShare {
       const timer = setTimeout(() => {
         const index = share.waiting.indexOf(enter);
         if (index !== -1) share.waiting.splice(index, 1);
-        reject(new DatabaseBusyError(this.maxWaitMs));
-      }, this.maxWaitMs);
+        reject(new DatabaseBusyError(maxWaitMs));
+      }, maxWaitMs);
       share.waiting.push(enter);
     });
   }

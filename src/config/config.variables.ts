@@ -72,6 +72,14 @@ export const VARIABLES = {
     parse: integer(1, 600),
     default: 10,
   }),
+  requestTimeoutSeconds: variable({
+    name: 'SERVICE_REQUEST_TIMEOUT_S',
+    description:
+      'the deadline of one request: its database work is bounded to end by then, and a request still unanswered gets 503 DEADLINE_EXCEEDED; long-polls add their wait to it',
+    sensitive: false,
+    parse: integer(1, 300),
+    default: 15,
+  }),
   dbTenantShare: variable({
     name: 'SERVICE_DB_TENANT_SHARE',
     description:

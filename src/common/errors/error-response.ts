@@ -27,6 +27,19 @@ const PG_INPUT_ERRORS: Record<string, string> = {
   '54000': 'a value is too large',
 };
 
+/** A request that reached its deadline (`SERVICE_REQUEST_TIMEOUT_S`) before it was answered. */
+export function deadlineResponse(): ErrorResponse {
+  return {
+    status: 503,
+    body: {
+      detail: 'the request did not finish in time (the database is slow or unavailable); it may not have taken effect: try again in a few seconds',
+      code: 'DEADLINE_EXCEEDED',
+      retryable: true,
+    },
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+  };
+}
+
 /**
  * The one mapping from any thrown value to what a client sees. Used by the
  * HTTP exception filter and (through `detail`) by MCP tool results.
@@ -50,6 +63,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (typeof pgCode === 'string' && PG_INPUT_ERRORS[pgCode]) {
     return { status: 400, body: { detail: PG_INPUT_ERRORS[pgCode], code: 'INVALID_INPUT' } };
   }
+  if ((error as { code?: unknown } | null)?.code === 'DEADLINE_EXCEEDED' && error instanceof Error) return deadlineResponse();
   if (isDatabaseUnavailable(error)) {
     return {
       status: 503,

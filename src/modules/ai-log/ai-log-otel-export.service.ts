@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createOtlpSender, ExportPassResult, runExportPass } from '../../../libs/otel-export/export-pass';
 import type { LookupFunction } from 'node:net';
 import { OutboundGuard, OutboundRefusedError, pinnedLookup } from '../../../libs/outbound-guard';
-import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { currentTenant, extendRequestDeadline, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -98,6 +98,8 @@ export class AiLogOtelExportService {
     const leaseId = randomUUID();
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + resolved.numbers.totalDeadlineS * 1000 + resolved.numbers.timeoutS * 1000 + LEASE_MARGIN_MS);
+    // A pass has its own deadline; the request that runs it waits for it, and then for the answer.
+    extendRequestDeadline(Date.now() + (resolved.numbers.totalDeadlineS + resolved.numbers.timeoutS) * 1000 + LEASE_MARGIN_MS);
     let watermark = await this.state.claim(scope, leaseId, now, leaseUntil);
     if (watermark === null) return this.without(scope, 'busy', 'another export pass of this scope is running', view.endpoint, false);
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { longPoll, PublishCounters, PushBudget, RedisPush, WakeRegistry } from '../../../libs/pubsub';
+import { extendRequestDeadline } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
@@ -96,6 +97,8 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
 
   /** Reads until `done` or `waitMs` passed; woken early by a publish on one of `topics`. */
   async waitFor<T>(tenantId: string, topics: string[], waitMs: number, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+    // The request's deadline gives the wait its own time on top of what any request has.
+    if (waitMs > 0) extendRequestDeadline(Date.now() + waitMs + this.config.requestTimeoutSeconds * 1000);
     if (waitMs > 0) await this.knowPlan(tenantId);
     return longPoll({
       registry: this.registry,

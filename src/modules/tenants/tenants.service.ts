@@ -7,6 +7,7 @@ import {
   createTenantSchema,
   currentTenant,
   dropTenantSchema,
+  extendRequestDeadline,
   latestMigrationName,
   quoteIdent,
   roleNameFor,
@@ -32,6 +33,9 @@ import { localTenant } from './local-tenant';
 import { TenantResolver } from './tenant-resolver.service';
 import { TenantRecord } from './tenant.entity';
 import { TenantError } from './tenants.errors';
+
+/** The deadline of a connect-db request: connecting, checking and migrating the tenant's own database. */
+const CONNECT_DB_DEADLINE_MS = 120_000;
 
 /** How long connect-db waits for a database to answer; a refusal never comes sooner, so its timing tells nothing either. */
 const BYODB_CONNECT_TIMEOUT_MS = 5000;
@@ -171,6 +175,8 @@ export class TenantsService {
     if (projects > 0 && !tenant.byodbUrlEncrypted) throw TenantError.workspaceNotEmpty(projects);
 
     const started = Date.now();
+    // Migrating a database across the network may take longer than a request usually may.
+    extendRequestDeadline(started + CONNECT_DB_DEADLINE_MS);
     try {
       await this.migrateOwnDatabase(url, tenant.tenantId);
     } catch (error) {
