@@ -1,3 +1,4 @@
+export { Availability, type AvailabilityChange, isDatabaseUnavailable } from './availability';
 export { ByodbPools } from './byodb-pools';
 export { latestMigrationName, MigrationClass, runMigrations } from './migration-runner';
 export { SecretBox } from './secret-box';

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { Availability } from './availability';
 import { ByodbPools } from './byodb-pools';
 import type { ReadLanes } from './read-lanes';
 import type * as ReadLanesModule from './read-lanes';
@@ -88,6 +89,7 @@ export class TenantDb {
     private readonly byodb: ByodbPools,
     private readonly secretBox: SecretBox,
     readonly limits: TenantDbLimits = NO_LIMITS,
+    private readonly availability = new Availability(),
   ) {}
 
   transaction<T>(work: Work<T>): Promise<T> {
@@ -108,8 +110,12 @@ export class TenantDb {
     return this.shared;
   }
 
-  private async onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
+  private onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const tenant = currentTenant();
+    return this.availability.watch(storageOwner(tenant) ?? 'shared', this.inPostgres(tenant, work, mode));
+  }
+
+  private async inPostgres<T>(tenant: TenantContext, work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
     const paths = this.postgresPaths;
     if (mode === 'read' && paths.read === 'lanes') return work(this.readManagerFor(source, storageOwner(tenant)));

@@ -1,7 +1,7 @@
-import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboundGuard } from '../../libs/outbound-guard';
-import { ByodbPools, SecretBox, TenantDb } from '../../libs/tenancy';
+import { Availability, AvailabilityChange, ByodbPools, SecretBox, TenantDb } from '../../libs/tenancy';
 import { BYODB_GUARD } from '../common/outbound/outbound-guards';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -9,6 +9,15 @@ import { migrateSharedDatabase } from './database-migrator';
 import { byodbHost, postgresOptions, sharedDataSourceOptions, tenantDbLimits } from './data-source-options';
 
 export const SHARED_DATA_SOURCE = Symbol('SHARED_DATA_SOURCE');
+
+const logger = new Logger('database');
+
+/** An outage is two lines: when Baton finds a database unavailable, and when it answers again. */
+function logAvailability(change: AvailabilityChange) {
+  const database = change.database === 'shared' ? { database: 'shared' } : { database: 'tenant', tenant_id: change.database };
+  if (change.state === 'down') logger.warn({ msg: 'database unavailable: requests that need it answer 503', ...database, reason: change.reason });
+  else logger.log({ msg: 'database available again', ...database, down_ms: change.downMs, failed_units_of_work: change.failures });
+}
 export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
 
 @Global()
@@ -42,7 +51,8 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
     {
       provide: TenantDb,
       inject: [SHARED_DATA_SOURCE, APP_CONFIG, ByodbPools, CONNECTION_SECRET_BOX],
-      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) => new TenantDb(source, config.databaseType, pools, box, tenantDbLimits(config)),
+      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) =>
+        new TenantDb(source, config.databaseType, pools, box, tenantDbLimits(config), new Availability(logAvailability)),
     },
   ],
   exports: [SHARED_DATA_SOURCE, CONNECTION_SECRET_BOX, ByodbPools, TenantDb],

@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable } from './db-errors';
+import { isDatabaseUnavailable } from '../../../libs/tenancy';
 import { DomainError } from './domain-error';
 
 export interface ErrorResponse {

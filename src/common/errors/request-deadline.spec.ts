@@ -20,7 +20,7 @@ describe('requestDeadlines', () => {
       res.write('data: one\n\n');
       setTimeout(() => res.end('data: two\n\n'), 300);
     });
-    await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', resolve)));
+    await new Promise<void>((resolve) => (server = app.listen(0, '127.0.0.1', () => resolve())));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { longPoll, PublishCounters, PushBudget, RedisPush, WakeRegistry } from '../../../libs/pubsub';
 import { extendRequestDeadline } from '../../../libs/tenancy';
+import { ThrottledLog } from '../../common/logging/throttled-log';
 import { Clock } from '../../common/clock';
 import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
@@ -27,6 +28,8 @@ export interface PushNotice {
 @Injectable()
 export class PushService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('push');
+  /** Unknown while the database is down: once per interval, not once per wait. */
+  private readonly planUnknown = new ThrottledLog(this.logger);
   readonly registry = new WakeRegistry();
   readonly counters = new PublishCounters();
   readonly adapter: RedisPush;
@@ -120,7 +123,7 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       }
       return plan;
     } catch (error) {
-      this.logger.warn({ msg: 'tenant plan unknown: polling', tenant_id: tenantId, error: (error as Error).message });
+      this.planUnknown.warn('tenant plan unknown: polling', { tenant_id: tenantId, error: (error as Error).message });
       return 'free';
     }
   }

@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { runWithTenant } from '../../../libs/tenancy';
+import { isDatabaseUnavailable, runWithTenant } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { ThrottledLog } from '../../common/logging/throttled-log';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
@@ -22,6 +23,7 @@ const SWEEP_LOCK = 0x73776570; // "swep"
 @Injectable()
 export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('sessions-sweeper');
+  private readonly unavailable = new ThrottledLog(this.logger, 60_000);
   private inFlight: Promise<number> | null = null;
   private stopping = false;
   private timer?: NodeJS.Timeout;
@@ -37,7 +39,10 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
   onApplicationBootstrap() {
     if (this.config.sweepIntervalS === 0) return;
     this.timer = setInterval(() => {
-      this.sweepOnce().catch((error: Error) => this.logger.error({ msg: 'session sweep failed', error: error.message, stack: error.stack }));
+      this.sweepOnce().catch((error: Error) => {
+        if (isDatabaseUnavailable(error)) this.unavailable.warn('session sweep skipped: the database is unavailable', { error: error.message });
+        else this.logger.error({ msg: 'session sweep failed', error: error.message, stack: error.stack });
+      });
     }, this.config.sweepIntervalS * 1000);
     this.timer.unref();
   }
@@ -75,7 +80,8 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
         try {
           total += await runWithTenant(tenant, () => this.sessions.sweep(cutoff));
         } catch (error) {
-          this.logger.error({ msg: 'session sweep failed for a tenant', tenant_id: tenant.tenantId, error: (error as Error).message });
+          if (isDatabaseUnavailable(error)) this.unavailable.warn('session sweep skipped tenants: their database is unavailable', { error: (error as Error).message });
+          else this.logger.error({ msg: 'session sweep failed for a tenant', tenant_id: tenant.tenantId, error: (error as Error).message });
         }
       }
       if (total > 0) this.logger.log({ msg: 'closed silent sessions', count: total });

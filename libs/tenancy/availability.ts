@@ -1,0 +1,69 @@
+/** SQLSTATEs of a database that is down, going down, starting, full, or took too long. */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '53000']);
+/** Socket errors on the way to the database. */
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'DATABASE_BUSY', 'SQLITE_BUSY']);
+/** What pg, its pool and TypeORM say when the connection is gone or was never had. */
+const UNAVAILABLE_MESSAGES =
+  /^(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|Query runner already released)/;
+
+/**
+ * True when `error` says the database could not serve the request now (refused, reset, timed out,
+ * shutting down or starting up, no free connection) rather than that the request was wrong or
+ * Baton has a bug: the request may be tried again as it is.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** A change in whether a database answers: reported once when it stops, once when it is back. */
+export type AvailabilityChange = { state: 'down'; database: string; reason: string } | { state: 'up'; database: string; downMs: number; failures: number };
+
+/**
+ * Whether each database Baton works on answers, as its units of work find out: the first failure
+ * that says the database is unavailable reports it down, the first success after that reports it
+ * back with how long it was down and how many units of work failed meanwhile. So an outage is two
+ * log lines, however many requests it fails.
+ */
+export class Availability {
+  private readonly down = new Map<string, { since: number; failures: number }>();
+
+  constructor(private readonly report: (change: AvailabilityChange) => void = () => undefined) {}
+
+  /** Settles `work` of `database` ('shared' or a tenant's id) and notes what it says about the database. */
+  watch<T>(database: string, work: Promise<T>): Promise<T> {
+    return work.then(
+      (value) => {
+        if (this.down.size > 0) this.succeeded(database);
+        return value;
+      },
+      (error: unknown) => {
+        if (isDatabaseUnavailable(error)) this.failed(database, error);
+        throw error;
+      },
+    );
+  }
+
+  isDown(database: string): boolean {
+    return this.down.has(database);
+  }
+
+  private failed(database: string, error: unknown) {
+    const known = this.down.get(database);
+    if (known) return void known.failures++;
+    this.down.set(database, { since: Date.now(), failures: 1 });
+    this.report({ state: 'down', database, reason: String((error as { message?: unknown })?.message ?? error).slice(0, 200) });
+  }
+
+  private succeeded(database: string) {
+    const known = this.down.get(database);
+    if (!known) return;
+    this.down.delete(database);
+    this.report({ state: 'up', database, downMs: Date.now() - known.since, failures: known.failures });
+  }
+}
