@@ -9,7 +9,7 @@ export interface ErrorResponse {
   body: { detail: string; code?: string; error_id?: string; [key: string]: unknown };
   /** Set for unexpected errors: the stack is logged under body.error_id. */
   unexpected?: Error;
-  /** Headers the answer carries (`Retry-After`). */
+  /** Headers the answer carries (`Retry-After` on a 429 or a 503). */
   headers?: Record<string, string>;
 }
 
@@ -46,7 +46,12 @@ export function deadlineResponse(): ErrorResponse {
  */
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof DomainError) {
-    return { status: error.httpStatus, body: { detail: error.detail, code: error.code, ...error.extra } };
+    const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    return {
+      status: error.httpStatus,
+      body: { detail: error.detail, code: error.code, ...error.extra },
+      ...(retryAfter ? { headers: { 'Retry-After': String(retryAfter) } } : {}),
+    };
   }
   if (error instanceof ThrottlerException) {
     return { status: 429, body: { detail: 'rate limit exceeded: too many requests for this token, retry later', code: 'RATE_LIMITED' } };

@@ -26,6 +26,16 @@ export class RequestError extends DomainError<RequestErrorCode> {
     return new RequestError(RequestErrorCode.NotFound, detail);
   }
 
+  /** 429; the answer carries `Retry-After: retryAfterSeconds`. */
+  static rateLimited(detail: string, retryAfterSeconds: number) {
+    const error = new RequestError(RequestErrorCode.RateLimited, detail);
+    error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    return error;
+  }
+
+  /** Set on a 429: when the client may try again, in whole seconds. */
+  retryAfterSeconds?: number;
+
   get httpStatus(): number {
     switch (this.code) {
       case RequestErrorCode.InvalidInput:
