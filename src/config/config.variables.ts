@@ -228,10 +228,26 @@ export const VARIABLES = {
   }),
   tokenCacheSeconds: variable({
     name: 'SERVICE_TOKEN_CACHE_SECONDS',
-    description: 'how long a resolved API token is remembered; a revocation on another instance takes effect within this time',
+    description:
+      'how long an API token lookup is remembered, a resolved token and a refused one alike; a revocation, or a token issued, on another instance takes effect within this time',
     sensitive: false,
     parse: integer(0, 300),
     default: 5,
+  }),
+  authFailureLimit: variable({
+    name: 'SERVICE_AUTH_FAILURE_LIMIT',
+    description:
+      'hosted: refused credentials (a wrong, revoked or malformed bearer token) one client address may present per window; after that its refusals answer 429 until the window passes, while a valid token still gets in',
+    sensitive: false,
+    parse: integer(1, 1_000_000),
+    default: 10,
+  }),
+  authFailureWindowS: variable({
+    name: 'SERVICE_AUTH_FAILURE_WINDOW_SECONDS',
+    description: 'hosted: the window of SERVICE_AUTH_FAILURE_LIMIT, and how long a client that passed it is answered 429',
+    sensitive: false,
+    parse: integer(1, 86_400),
+    default: 60,
   }),
   byodbPoolSize: variable({
     name: 'SERVICE_BYODB_POOL_SIZE',
@@ -307,7 +323,7 @@ export const VARIABLES = {
   }),
   pubsubPrefix: variable({
     name: 'SERVICE_PUBSUB_PREFIX',
-    description: 'prefix of the Redis channels and keys used for push wake-ups and push budgets',
+    description: 'prefix of the Redis channels and keys used for push wake-ups, push budgets and refused-credential counters',
     sensitive: false,
     parse: (raw: string) => {
       if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(raw)) throw new Error('must be 1 to 64 letters, digits or :_.-');

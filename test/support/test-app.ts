@@ -45,9 +45,20 @@ export async function startApp(env: Record<string, string | undefined> = {}): Pr
   };
 }
 
-/** Environment of a hosted instance on the given database. APP_URL matches the test host so MCP's Host check passes. */
+/**
+ * Environment of a hosted instance on the given database. APP_URL matches the test host so MCP's Host check passes.
+ * Every suite's client is 127.0.0.1 and many present refused tokens on purpose, so the refused-credential limit is
+ * out of their way; test/auth-failures.e2e-spec.ts sets it.
+ */
 export function hostedEnv(dbUrl: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { SERVICE_MODE: 'hosted', SERVICE_DB_URL: dbUrl, APP_URL: 'http://127.0.0.1', SERVICE_TOKEN_CACHE_SECONDS: '0', ...extra };
+  return {
+    SERVICE_MODE: 'hosted',
+    SERVICE_DB_URL: dbUrl,
+    APP_URL: 'http://127.0.0.1',
+    SERVICE_TOKEN_CACHE_SECONDS: '0',
+    SERVICE_AUTH_FAILURE_LIMIT: '1000000',
+    ...extra,
+  };
 }
 
 /** Provisions a tenant through the running app's control plane. */

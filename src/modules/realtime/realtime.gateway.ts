@@ -1,27 +1,33 @@
-import { Logger, OnModuleDestroy } from '@nestjs/common';
+import { OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { OnGatewayConnection, OnGatewayDisconnect, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
+import { RequestError, RequestErrorCode } from '../../common/errors/request-error';
 import { RealtimeEvents } from '../../common/events/realtime-events';
+import { clientAddress } from '../../common/http/client-address';
 import { TenantResolver } from '../tenants/tenant-resolver.service';
 
 /** Close code sent when the connection carries no valid credentials. */
 export const WS_UNAUTHORIZED = 4401;
+/** Close code sent when the client's address has presented too many refused credentials lately. */
+export const WS_RATE_LIMITED = 4429;
 
 /**
  * The dashboard's live channel at /ws. A connection is bound to the tenant of
  * its credentials when it opens, and receives that tenant's events only, as
- * JSON `{event, data}` frames.
+ * JSON `{event, data}` frames. Refused credentials count against the client's
+ * address like those of any other transport (the tenant resolver counts them).
  */
 @WebSocketGateway({ path: '/ws' })
 export class RealtimeGateway implements OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
-  private readonly logger = new Logger('realtime');
   private readonly clients = new Map<string, Set<WebSocket>>();
   private readonly tenantOf = new WeakMap<WebSocket, string>();
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly resolver: TenantResolver,
+    private readonly http: HttpAdapterHost,
     events: RealtimeEvents,
   ) {
     this.unsubscribe = events.subscribe(({ tenantId, event, data }) => {
@@ -34,15 +40,19 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayDisconnect
 
   async handleConnection(client: WebSocket, request: IncomingMessage) {
     try {
-      const tenant = await this.resolver.resolve(request.headers.authorization);
+      const tenant = await this.resolver.resolve(request.headers.authorization, clientAddress(this.http.httpAdapter.getInstance(), request));
       this.tenantOf.set(client, tenant.tenantId);
       const set = this.clients.get(tenant.tenantId) ?? new Set<WebSocket>();
       set.add(client);
       this.clients.set(tenant.tenantId, set);
       client.send(JSON.stringify({ event: 'connected', data: {} }));
     } catch (error) {
-      this.logger.debug({ msg: 'websocket refused', reason: (error as Error).message });
-      client.close(WS_UNAUTHORIZED, 'unauthorized');
+      // The refusal is tallied in the log by the limiter, not written here once per connection.
+      if (error instanceof RequestError && error.code === RequestErrorCode.RateLimited) {
+        client.close(WS_RATE_LIMITED, `rate limited: retry after ${error.retryAfterSeconds ?? 1} s`);
+      } else {
+        client.close(WS_UNAUTHORIZED, 'unauthorized');
+      }
     }
   }
 

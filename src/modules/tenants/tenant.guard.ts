@@ -9,7 +9,8 @@ export type TenantRequest = Request & { tenant?: TenantContext };
 
 /**
  * Resolves the tenant of every non-public HTTP request (401 when the bearer
- * token is missing, invalid or revoked) and makes it the current tenant of the
+ * token is missing, invalid or revoked; 429 when the client's address has
+ * presented too many refused tokens lately) and makes it the current tenant of the
  * request's AsyncLocalStorage scope, which `runInRequestScope` opened before
  * routing: everything the handler calls (services, TenantDb, MCP tools) sees
  * that tenant and no other. Global guards run before a controller's own, so
@@ -26,7 +27,7 @@ export class TenantGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
     const request = context.switchToHttp().getRequest<TenantRequest>();
-    const tenant = await this.resolver.resolve(request.headers.authorization);
+    const tenant = await this.resolver.resolve(request.headers.authorization, request.ip);
     request.tenant = tenant;
     enterRequestTenant(tenant);
     return true;

@@ -123,15 +123,18 @@ export class TenantsService {
   /** Issues a new token for a tenant. The token is returned here and never again. */
   async createToken(tenantId: string, name: string): Promise<string> {
     const token = generateApiToken();
+    const tokenHash = hashApiToken(token);
     await this.source.getRepository(ApiTokenRecord).insert({
       id: randomUUID(),
       tenant_id: tenantId,
       name,
-      token_hash: hashApiToken(token),
+      token_hash: tokenHash,
       token_prefix: token.slice(0, 15),
       created_at: new Date(),
       revoked_at: null,
     });
+    // A refusal of this value remembered before it existed must not outlive its creation here.
+    this.resolver.forgetToken(tokenHash);
     return token;
   }
 
