@@ -18,7 +18,8 @@ const THROTTLER_NAME = 'auth-failures';
  * per SERVICE_AUTH_FAILURE_WINDOW_SECONDS, and 429 with Retry-After once it has
  * passed them, until the window is over. Only refusals are counted: a valid
  * credential is never asked about here, so people sharing an address with a
- * misbehaving client still get in.
+ * misbehaving client still get in. An IPv6 client is counted by its /64
+ * network, which one host usually holds whole.
  *
  * The counters live in the throttler storage the MCP budget uses: Redis when
  * SERVICE_CACHE_URL is set (one count across instances), this process's memory
@@ -39,7 +40,7 @@ export class AuthFailureLimiter implements OnModuleDestroy {
    * client is over the limit.
    */
   async refuse(client: string | undefined, refusal: RequestError, cause: RefusalCause): Promise<RequestError> {
-    const address = client || 'unknown';
+    const address = clientKey(client);
     const windowMs = this.config.authFailureWindowS * 1000;
     let retryAfter = 0;
     try {
@@ -57,6 +58,27 @@ export class AuthFailureLimiter implements OnModuleDestroy {
   onModuleDestroy() {
     this.log.flush(true);
   }
+}
+
+/**
+ * The name a client is counted under: an IPv4 address as it is (also when
+ * written IPv4-mapped, `::ffff:192.0.2.1`), an IPv6 address as its /64 network
+ * (`2001:db8:0:1::/64`), since one host usually holds a whole /64 and could
+ * otherwise pick a fresh address for every attempt.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(plain);
+  if (mapped) return mapped[1];
+  if (!plain.includes(':')) return plain;
+  const groupsOf = (part: string) => (part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])));
+  const [head, tail] = plain.split('::');
+  const first = groupsOf(head);
+  const last = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
+  const network = groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 /** One log line per cause per interval at most. */
@@ -77,12 +99,12 @@ interface Tally {
  * many client addresses, and the busiest address). The credential itself, or
  * any part of it or of its hash, is never written.
  */
-class RefusalLog {
+export class RefusalLog {
   private readonly pending = new Map<RefusalCause, Tally>();
   private readonly lastLine = new Map<RefusalCause, number>();
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(private readonly logger: Pick<Logger, 'warn'>) {}
 
   record(cause: RefusalCause, client: string, limited: boolean) {
     let tally = this.pending.get(cause);
