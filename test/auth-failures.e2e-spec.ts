@@ -158,6 +158,15 @@ describePostgres('refused credentials (hosted, process memory)', () => {
     expect((await send(testApp.url, from, 'GET', '/projects', bearer(token))).status).toBe(200);
   });
 
+  test('a burst of one new wrong token sent at once costs one lookup, and every answer is a 401 or a 429', async () => {
+    const lookups = countTokenLookups(testApp);
+    const wrong = wrongToken();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => send(testApp.url, '127.0.0.12', 'GET', '/projects', bearer(wrong))));
+    expect(lookups.count).toBe(1);
+    expect(answers.every((a) => a.status === 401 || a.status === 429)).toBe(true);
+    expect(answers.filter((a) => a.status === 401)).toHaveLength(LIMIT);
+  });
+
   test('MCP: refusals on /mcp and /mcp/sse count together and answer 429 past the limit; a valid token still calls', async () => {
     const from = '127.0.0.6';
     for (let i = 0; i < 3; i++) expect((await send(testApp.url, from, 'POST', '/mcp', { ...MCP_HEADERS, ...bearer(wrongToken()) }, LIST_TOOLS)).status).toBe(401);

@@ -34,6 +34,8 @@ export class TenantResolver {
   private readonly cache = new Map<string, CacheEntry>();
   /** Hash of a refused token -> when that refusal is forgotten, in least-recently-refused order. */
   private readonly refused = new Map<string, number>();
+  /** Lookups under way, by token hash (as many as requests in flight at most). */
+  private readonly lookups = new Map<string, Promise<TenantRecord | undefined>>();
   private readonly local: TenantContext;
 
   constructor(
@@ -47,9 +49,9 @@ export class TenantResolver {
   /**
    * The tenant of an `Authorization` header presented by `client` (the
    * request's address as Express sees it; left out only where no network
-   * client is involved, and then counted under one shared name). Throws 401 when the credential is
-   * missing or refused, 429 when the client has presented too many refused
-   * credentials lately and this one is refused too.
+   * client is involved, and then counted under one shared name). Throws 401
+   * when the credential is missing or refused, 429 when the client has
+   * presented too many refused credentials lately and this one is refused too.
    */
   async resolve(authorization: string | string[] | undefined, client?: string): Promise<TenantContext> {
     if (!this.config.isHosted) return this.local;
@@ -64,13 +66,7 @@ export class TenantResolver {
     if (cached && cached.expiresAt > Date.now()) return cached.tenant;
     if (this.wasRefused(hash)) throw await this.limiter.refuse(client, invalidToken(), 'unknown');
 
-    const rows: TenantRecord[] = await this.source.query(
-      `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed
-         FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
-        WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND t.status = 'active'`,
-      [hash],
-    );
-    const row = rows[0];
+    const row = await this.lookup(hash);
     if (!row) {
       this.cache.delete(hash);
       this.rememberRefused(hash);
@@ -98,6 +94,30 @@ export class TenantResolver {
   forgetToken(tokenHash: string) {
     this.cache.delete(tokenHash);
     this.refused.delete(tokenHash);
+    this.lookups.delete(tokenHash);
+  }
+
+  /**
+   * The token's tenant from the control plane. Requests carrying the same
+   * token while its lookup runs wait for that one query instead of sending
+   * their own, so a burst of one wrong (or valid) token costs one query.
+   */
+  private lookup(hash: string): Promise<TenantRecord | undefined> {
+    const running = this.lookups.get(hash);
+    if (running) return running;
+    const lookup = this.source
+      .query(
+        `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed
+           FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
+          WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND t.status = 'active'`,
+        [hash],
+      )
+      .then((rows: TenantRecord[]) => rows[0])
+      .finally(() => {
+        if (this.lookups.get(hash) === lookup) this.lookups.delete(hash);
+      });
+    this.lookups.set(hash, lookup);
+    return lookup;
   }
 
   private wasRefused(hash: string): boolean {
