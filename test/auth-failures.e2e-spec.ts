@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import WebSocket from 'ws';
 import { SHARED_DATA_SOURCE } from '../src/database/database.module';
 import { hashApiToken } from '../src/modules/tenants/api-token.util';
+import { OwnRedis } from './support/own-redis';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
 import { describePostgres, describeRedis } from './support/suites';
@@ -313,5 +314,35 @@ describePostgres('refused credentials while Redis is unreachable', () => {
     expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429, 429, 429]);
     // A stalled Redis call would cost its 500 ms command timeout per refusal.
     expect(Date.now() - started).toBeLessThan((LIMIT + 3) * 500);
+  });
+});
+
+describeRedis('refused credentials when Redis goes away', () => {
+  let db: TestDatabase;
+  let redis: OwnRedis;
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    redis = await OwnRedis.start();
+    testApp = await startApp(limitedEnv(db.url, { SERVICE_CACHE_URL: redis.url }));
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await redis?.stop();
+    await db?.drop();
+  });
+
+  test('counting moves to process memory: no 5xx, no stall, and the limit holds again', async () => {
+    const from = '127.0.0.13';
+    for (let i = 0; i < 3; i++) expect((await send(testApp.url, from, 'GET', '/projects', bearer(wrongToken()))).status).toBe(401);
+    expect(((await redis.command('KEYS', '*auth-failures*')) as string[]).length).toBeGreaterThan(0);
+    await redis.stop();
+    const started = Date.now();
+    const statuses: number[] = [];
+    for (let i = 0; i <= LIMIT; i++) statuses.push((await send(testApp.url, from, 'GET', '/projects', bearer(wrongToken()))).status);
+    // This instance's memory starts its own count when Redis goes away.
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(401), 429]);
+    expect(Date.now() - started).toBeLessThan((LIMIT + 1) * 500);
   });
 });
