@@ -1,4 +1,4 @@
-import { OnModuleDestroy } from '@nestjs/common';
+import { Logger, OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { OnGatewayConnection, OnGatewayDisconnect, WebSocketGateway } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
@@ -21,6 +21,7 @@ export const WS_RATE_LIMITED = 4429;
  */
 @WebSocketGateway({ path: '/ws' })
 export class RealtimeGateway implements OnGatewayConnection, OnGatewayDisconnect, OnModuleDestroy {
+  private readonly logger = new Logger('realtime');
   private readonly clients = new Map<string, Set<WebSocket>>();
   private readonly tenantOf = new WeakMap<WebSocket, string>();
   private readonly unsubscribe: () => void;
@@ -47,12 +48,16 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayDisconnect
       this.clients.set(tenant.tenantId, set);
       client.send(JSON.stringify({ event: 'connected', data: {} }));
     } catch (error) {
-      // The refusal is tallied in the log by the limiter, not written here once per connection.
+      // A refusal is tallied in the log by the limiter, not written here once per connection.
       if (error instanceof RequestError && error.code === RequestErrorCode.RateLimited) {
         client.close(WS_RATE_LIMITED, `rate limited: retry after ${error.retryAfterSeconds ?? 1} s`);
-      } else {
-        client.close(WS_UNAUTHORIZED, 'unauthorized');
+        return;
       }
+      if (!(error instanceof RequestError)) {
+        const { code, name } = error as Error & { code?: string };
+        this.logger.warn({ msg: 'websocket credentials could not be checked', error_class: code ?? name });
+      }
+      client.close(WS_UNAUTHORIZED, 'unauthorized');
     }
   }
 
