@@ -94,6 +94,16 @@ export const PROFILE_FIELDS: readonly ProfileFieldSpec[] = [
   },
   { name: 'executor_config.test_command', kind: 'text', maxLength: 500, defaultValue: null, legacy: true, component: 'general', level: 'hot_reload' },
   { name: 'executor_config.max_parallel', kind: 'integer', min: 1, max: 64, defaultValue: null, legacy: true, component: 'general', level: 'hot_reload' },
+  // How the checkout spells files is the project's, not a session's: sessions must agree on lock keys.
+  {
+    name: 'executor_config.case_insensitive_paths',
+    kind: 'boolean',
+    defaultValue: null,
+    legacy: true,
+    scopes: ['hosted_default', 'workspace', 'project'],
+    component: 'general',
+    level: 'hot_reload',
+  },
   { name: 'tool_priority_map', kind: 'tool_priority_map', defaultValue: {}, legacy: false, component: 'connector', level: 'hot_reload' },
   {
     name: 'capability_manifest_ref',

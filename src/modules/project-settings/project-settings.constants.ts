@@ -6,6 +6,8 @@ export interface ExecutorConfig {
   test_min?: number;
   test_command?: string;
   max_parallel?: number;
+  /** The checkout's file system ignores case: file locks and declared files are keyed in lower case. */
+  case_insensitive_paths?: boolean;
 }
 
 export interface ProjectSettings {

@@ -4,6 +4,7 @@ import { findSecret } from '../../../libs/secrets';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { HostedDefaultsStore } from '../profile-layers/hosted-defaults.store';
+import type { PathRules } from '../sessions/file-path.util';
 import { EXECUTOR_CONFIG_KEYS, LEGACY_FIELD_NAMES, ProfileValue } from '../profile-layers/profile-fields.constants';
 import { guardText } from '../profile-layers/profile-field-validation.util';
 import { LayerProvenance } from '../profile-layers/profile-layer.view';
@@ -45,6 +46,12 @@ export class ProjectSettingsService {
   /** The settings inside a caller's transaction (no project check: the caller has done it). */
   async read(m: EntityManager, projectId: string): Promise<ProjectSettings> {
     return toSettings(await this.resolver.projectFields(m, projectId));
+  }
+
+  /** How the project spells its files, for file locks and declared file resources. */
+  async pathRules(m: EntityManager, projectId: string): Promise<PathRules> {
+    const { executor_config } = await this.read(m, projectId);
+    return { repoRoot: executor_config.repo_path ?? null, caseInsensitive: executor_config.case_insensitive_paths === true };
   }
 
   /**

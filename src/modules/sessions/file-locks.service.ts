@@ -5,6 +5,7 @@ import { bindParams, fromSqlTimestamp, sqlTimestamp, TenantDb } from '../../../l
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { ProjectSettingsService } from '../project-settings/project-settings.service';
 import { requireProject } from '../projects/require-project.util';
 import { ClaimFileDto } from './dto/claim-file.dto';
 import { ReleaseFileDto } from './dto/release-file.dto';
@@ -54,6 +55,7 @@ export class FileLocksService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly closeHooks: SessionCloseHooks,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly settings: ProjectSettingsService,
   ) {}
 
   onModuleInit() {
@@ -63,12 +65,12 @@ export class FileLocksService implements OnModuleInit {
   }
 
   async claim(input: ClaimFileDto): Promise<ClaimResult> {
-    const path = normalizeFilePath(input.file_path);
     const now = this.clock.now();
     const expires = new Date(now.getTime() + (input.ttl_seconds ?? this.config.fileLockTtlS) * 1000);
     const dialect = this.db.dialect;
     return this.db.transaction(async (m) => {
       const session = await this.requireLiveSession(m, input.session_id);
+      const path = normalizeFilePath(input.file_path, await this.settings.pathRules(m, session.project_id));
       // Taken when free, expired, ours (renewal), held by a closed session, or forced.
       const takeover = input.force
         ? ''
@@ -100,10 +102,10 @@ export class FileLocksService implements OnModuleInit {
   }
   /** Releases a lock the session holds; `released: false` when it held none. */
   async release(input: ReleaseFileDto): Promise<{ released: boolean; file_path: string }> {
-    const path = normalizeFilePath(input.file_path);
     return this.db.transaction(async (m) => {
       const session = await m.findOneBy(Session, { id: input.session_id });
       if (!session) throw SessionError.notFound(input.session_id);
+      const path = normalizeFilePath(input.file_path, await this.settings.pathRules(m, session.project_id));
       const result = await m.delete(FileLock, { project_id: session.project_id, file_path: path, session_id: session.id });
       return { released: Boolean(result.affected), file_path: path };
     });

@@ -14,7 +14,8 @@ import { SprintDependencies } from './sprint-dependencies.service';
 import { IdentifierPool, SprintIdentifiers } from './sprint-identifiers.service';
 import { SprintItem } from './sprint-item.entity';
 import { SprintItemView, toSprintItemView } from './sprint-item.view';
-import { parseResources } from './sprint-resources.util';
+import { declaresFiles, parseResources } from './sprint-resources.util';
+import { ProjectSettingsService } from '../project-settings/project-settings.service';
 import { requireItem } from './sprint-store.util';
 import { SprintTx } from './sprint-tx';
 import { ACTIVE_STATUSES, DUPLICATE_BLOCKING_STATUSES, LIST_LIMIT_DEFAULT, PATCHABLE_STATUSES, PRIORITY_RANK, SprintItemStatus, TERMINAL_STATUSES } from './sprint.constants';
@@ -36,7 +37,13 @@ export class SprintItemsService {
     private readonly identifiers: SprintIdentifiers,
     private readonly dependencies: SprintDependencies,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly settings: ProjectSettingsService,
   ) {}
+
+  /** Declared resources, file paths spelled by the project's rules (read only when a file is declared). */
+  private async resourcesOf(tx: SprintTx, values: string[]) {
+    return parseResources(values, declaresFiles(values) ? await this.settings.pathRules(tx.m, tx.projectId) : {});
+  }
 
   /** Items of a project, most urgent first, then oldest first. */
   async list(projectId: string, query: ListSprintItemsQueryDto): Promise<SprintItemView[]> {
@@ -92,7 +99,7 @@ export class SprintItemsService {
     }
     const id = randomUUID();
     const dependsOn = input.depends_on ? (await this.dependencies.resolve(tx, id, input.depends_on)).id : null;
-    const resources = parseResources(input.touches_resources ?? []);
+    const resources = await this.resourcesOf(tx, input.touches_resources ?? []);
     const priority = input.priority ?? 'normal';
     const make = ({ slug, nickname }: { slug: string; nickname: string }): SprintItem => ({
       id,
@@ -169,7 +176,7 @@ export class SprintItemsService {
     if (deferred_until !== undefined) next.deferred_until = deferred_until === null ? null : new Date(deferred_until);
     if (depends_on !== undefined) next.depends_on = depends_on === null ? null : (await this.dependencies.resolve(tx, item.id, depends_on)).id;
     if (touches_resources !== undefined) {
-      const resources = parseResources(touches_resources);
+      const resources = await this.resourcesOf(tx, touches_resources);
       next.touches_resources = JSON.stringify(resources.map((r) => r.resource));
       await this.dependencies.writeResources(tx, item.id, resources);
     }

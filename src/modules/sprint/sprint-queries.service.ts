@@ -6,7 +6,7 @@ import { SprintItemResource } from './sprint-item-resource.entity';
 import { SprintItem } from './sprint-item.entity';
 import { SprintItemView, toSprintItemView } from './sprint-item.view';
 import { expandStatuses } from './sprint-items.service';
-import { parseResource } from './sprint-resources.util';
+import { declaresFiles, parseResource } from './sprint-resources.util';
 import { ACTIVE_STATUSES, SprintItemStatus } from './sprint.constants';
 
 export interface PendingCount {
@@ -60,8 +60,8 @@ export class SprintQueries {
 
   /** Items that declare `resource` among their touches_resources (reverse lookup). */
   async byResource(projectId: string, resource: string, status?: string): Promise<SprintItemView[]> {
-    const { resource: key } = parseResource(resource);
     return this.sprint.read(projectId, async (tx) => {
+      const { resource: key } = parseResource(resource, declaresFiles([resource]) ? await this.settings.pathRules(tx.m, projectId) : {});
       const ids = (await tx.m.find(SprintItemResource, { select: { item_id: true }, where: { project_id: projectId, resource: key } })).map((r) => r.item_id);
       if (ids.length === 0) return [];
       const items = await tx.m.find(SprintItem, {

@@ -1,5 +1,5 @@
 import { RequestError } from '../../common/errors/request-error';
-import { normalizeFilePath } from '../sessions/file-path.util';
+import { normalizeFilePath, PathRules } from '../sessions/file-path.util';
 
 const RESOURCE = /^([a-z][a-z0-9_-]{0,31}):(.+)$/s;
 
@@ -11,10 +11,11 @@ export interface ParsedResource {
 }
 
 /**
- * Normalises declared resources: kinds lowercase, `file:` paths as file locks
- * key them (`file:./src//a.ts` is `file:src/a.ts`), duplicates dropped, order kept.
+ * Normalises declared resources: `file:` paths as file locks key them, by the
+ * project's path `rules` (`file:./src//a.ts` is `file:src/a.ts`), duplicates
+ * dropped, order kept.
  */
-export function parseResources(values: string[], field = 'touches_resources'): ParsedResource[] {
+export function parseResources(values: string[], rules: PathRules = {}, field = 'touches_resources'): ParsedResource[] {
   const seen = new Set<string>();
   const out: ParsedResource[] = [];
   for (const raw of values) {
@@ -23,7 +24,7 @@ export function parseResources(values: string[], field = 'touches_resources'): P
     const kind = match[1];
     const name = match[2].trim();
     if (!name) throw RequestError.invalidInput(`${field} entry ${JSON.stringify(raw.slice(0, 80))} names nothing after ${kind}:`);
-    const filePath = kind === 'file' ? normalizeFilePath(name) : null;
+    const filePath = kind === 'file' ? normalizeFilePath(name, rules, field) : null;
     const resource = `${kind}:${filePath ?? name}`;
     if (seen.has(resource)) continue;
     seen.add(resource);
@@ -33,6 +34,11 @@ export function parseResources(values: string[], field = 'touches_resources'): P
 }
 
 /** One resource given as a query value, normalised the same way. */
-export function parseResource(value: string): ParsedResource {
-  return parseResources([value], 'resource')[0];
+export function parseResource(value: string, rules: PathRules = {}): ParsedResource {
+  return parseResources([value], rules, 'resource')[0];
+}
+
+/** True when any of `values` declares a file, whose path needs the project's path rules. */
+export function declaresFiles(values: readonly string[]): boolean {
+  return values.some((value) => value.trim().startsWith('file:'));
 }

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /** The executor_config.* sub-fields of a project's settings. Unknown sub-fields are refused. */
 export class ExecutorConfigDto {
@@ -26,4 +26,9 @@ export class ExecutorConfigDto {
   @Min(1)
   @Max(64)
   max_parallel?: number;
+
+  /** The checkout's file system ignores case (macOS, Windows): `SRC/App.ts` and `src/app.ts` are one file to lock. */
+  @IsOptional()
+  @IsBoolean()
+  case_insensitive_paths?: boolean;
 }
