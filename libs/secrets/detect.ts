@@ -118,6 +118,16 @@ const PATTERNS: ReadonlyArray<readonly [SecretKind, RegExp]> = [
 const ASSIGNMENT =
   /\b(?:password|passwd|passphrase|secret|client[_-]?secret|api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key|token)\s*[:=]\s*["']?([^\s"',;]{8,})/gi;
 
+/**
+ * A password given, however short (`password=hunter2`, `pwd: x`): unlike a token, a password
+ * has no shape to recognise it by, so any value after the name counts, except a placeholder.
+ */
+const PASSWORD_ASSIGNMENT = /\b(?:password|passwd|passphrase|pwd)\s*[:=]\s*["']?([^\s"',;]+)/gi;
+
+/** What follows `password:` in prose and templates rather than a password. */
+const NOT_A_PASSWORD =
+  /^(?:none|null|nil|empty|unset|required|optional|n\/a|-+|\*+|\.+|x{3,}|<[^>]*>?|\{\{.*|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_][A-Za-z0-9_]*%|see|use|set|from|in|is|are|via|the|your|a|an|env|environment|vault|secret|prompt|ask)\.?$/i;
+
 /** `Authorization: Bearer ...` and its relatives; the credential is checked by looksLikeCredential. */
 const AUTHORIZATION = /\b(?:Bearer|Basic|Token|Digest)\s+([A-Za-z0-9._~+/=-]{12,})/gi;
 
@@ -128,7 +138,8 @@ const TOKEN_RUN = /[A-Za-z0-9+/=_-]{24,}/g;
  * The kind of secret `value` holds, or null when it holds none. Looks for the
  * formats of the major providers' keys, Baton's own `sk_service_` tokens,
  * JWTs, private-key blocks, authorization headers, passwords in URLs and
- * connection strings, named credentials (`password=...`), and long opaque
+ * connection strings, named credentials (`api_key=...`; a password however
+ * short: `password=hunter2`), and long opaque
  * tokens of high entropy. Pure hexadecimal strings (commit ids, digests) and
  * UUIDs are not taken for secrets.
  */
@@ -136,6 +147,7 @@ export function findSecret(value: string): SecretKind | null {
   for (const [kind, pattern] of PATTERNS) if (pattern.test(value)) return kind;
   for (const match of value.matchAll(AUTHORIZATION)) if (looksLikeCredential(match[1])) return 'authorization_header';
   for (const match of value.matchAll(ASSIGNMENT)) if (looksLikeCredential(match[1])) return 'credential_assignment';
+  for (const match of value.matchAll(PASSWORD_ASSIGNMENT)) if (!NOT_A_PASSWORD.test(match[1])) return 'credential_assignment';
   for (const match of value.matchAll(TOKEN_RUN)) if (isHighEntropyToken(match[0])) return 'high_entropy_token';
   return null;
 }
