@@ -110,10 +110,11 @@ describe('a clean shutdown loses no AI-log event', () => {
     for (let i = 0; i < count; i++) await callTool(client, 'get_project', { project_id: projectId });
     await client.close();
     await app.app.get(AiLogRecorder).flush();
-    // Fewer than a flush batch: they wait for the flush timer, which the close does not wait for.
+    // Recorded with nobody waiting for their writes: the first leaves at once, alone, and the
+    // other 149 wait for the next write, still in memory when the close begins.
     await seedToolCalls(app, token, projectId, 150);
-    // The test is only meaningful while events are still buffered when the close begins.
-    expect(pending(app)).toBe(150);
+    // The test is only meaningful while events are still unwritten when the close begins.
+    expect(pending(app)).toBeGreaterThanOrEqual(149);
     await app.close();
   }
 

@@ -14,9 +14,9 @@ export interface ToolCall {
 }
 
 /**
- * Sees every tool call after it finished. Usually returns nothing (work is
- * queued); may return a promise the call waits for, which an observer does
- * only while the application shuts down so that no record is lost.
+ * Sees every tool call after it finished, before its answer is sent. May
+ * return a promise: the answer waits for it (the AI-log's, so that an answered
+ * call is already recorded). Its rejection is logged and never fails the call.
  */
 export type ToolCallObserver = (call: ToolCall) => void | Promise<void>;
 
@@ -40,7 +40,7 @@ export class ToolCallObservers {
     return this.observers.delete(name);
   }
 
-  /** Tells every observer; resolves at once unless one asked to be waited for. */
+  /** Tells every observer; resolves when every promise an observer returned has settled. Never rejects. */
   notify(call: ToolCall): Promise<void> | void {
     let waits: Promise<void>[] | undefined;
     for (const [name, observer] of this.observers) {

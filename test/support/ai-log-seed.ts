@@ -5,8 +5,9 @@ import { TestApp } from './test-app';
 
 /**
  * Records `count` tool calls of a project the way the MCP server reports them
- * (same capture path, without the network round trips). They are queued like
- * real calls; every reader of the log flushes the queue first.
+ * (same capture path, without the network round trips). They are written the
+ * way real calls' events are, but nothing waits for them here; every reader of
+ * the log flushes first, so it sees them.
  */
 export async function seedToolCalls(testApp: TestApp, token: string | undefined, projectId: string | null, count: number, args: Record<string, unknown> = {}) {
   const tenant = await testApp.app.get(TenantResolver).resolve(token ? `Bearer ${token}` : undefined);

@@ -13,7 +13,9 @@ const MAX_TEXT = 500;
  * the MCP server factory), every session start (`session.started`, emitted by
  * SessionsService.register, which start_session uses) and every handoff
  * correction (`handoff.corrected`). Only references and a closure are queued
- * here; arguments are redacted when the event is written.
+ * here; arguments are redacted when the event is written. Each method returns
+ * the recorder's promise: the tool call, and the request that emitted the
+ * domain event, answer only once the event is stored (or kept for a retry).
  */
 @Injectable()
 export class AiLogCaptureService implements OnModuleInit {
@@ -29,7 +31,7 @@ export class AiLogCaptureService implements OnModuleInit {
     this.domainEvents.on('handoff.corrected', (payload) => this.handoffCorrected(payload));
   }
 
-  toolCall(call: ToolCall): Promise<void> | void {
+  toolCall(call: ToolCall): Promise<void> {
     const args = (call.args && typeof call.args === 'object' ? call.args : {}) as Record<string, unknown>;
     const durationMs = Math.round(call.durationMs * 1000) / 1000;
     return this.recorder.record({
@@ -51,10 +53,10 @@ export class AiLogCaptureService implements OnModuleInit {
     });
   }
 
-  sessionStarted(payload: Record<string, unknown>): Promise<void> | void {
+  sessionStarted(payload: Record<string, unknown>): Promise<void> {
     const session = (payload.session ?? {}) as Record<string, unknown>;
     const id = text(session.id);
-    if (!id) return;
+    if (!id) return Promise.resolve();
     const createdAt = new Date(text(session.created_at) ?? Date.now());
     return this.recorder.record({
       id: randomUUID(),
@@ -69,7 +71,7 @@ export class AiLogCaptureService implements OnModuleInit {
     });
   }
 
-  handoffCorrected(payload: Record<string, unknown>): Promise<void> | void {
+  handoffCorrected(payload: Record<string, unknown>): Promise<void> {
     return this.recorder.record({
       id: randomUUID(),
       kind: 'handoff_correction',

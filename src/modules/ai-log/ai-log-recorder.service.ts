@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { bindParams, Dialect, maybeCurrentTenant, runWithTenant, sqlTimestamp, TenantContext, TenantDb } from '../../../libs/tenancy';
 import { AiLogEventKind } from './ai-log-event.entity';
 
-/** An event waiting in memory to be written. */
+/** An event to be written. */
 export interface PendingAiLogEvent {
   id: string;
   kind: AiLogEventKind;
@@ -16,92 +16,109 @@ export interface PendingAiLogEvent {
   errorCode?: string | null;
   durationMs?: number | null;
   /**
-   * Builds the stored summary and data JSON. Called when the event is written,
-   * off the recorded call's path: redaction costs nothing to the call itself.
+   * Builds the stored summary and data JSON. Called when the event's batch is
+   * written, so redaction runs once per write attempt and only for events
+   * that reach the database.
    */
   materialize(): { summary: string; data: string };
 }
 
-interface TenantBatch {
-  tenant: TenantContext;
-  events: PendingAiLogEvent[];
+/** An event and how many writes of it have failed so far. */
+interface Entry {
+  event: PendingAiLogEvent;
   failures: number;
 }
 
 /**
- * Flush when this many events wait, or FLUSH_DELAY_MS after the first one, whichever comes
- * first: one write per second at most under ordinary load keeps capture's share of the
- * database small. Readers on this instance flush first, so they never miss a call.
+ * One tenant's events. At most one write is in flight; events recorded while it runs gather in
+ * `queued` and leave together in the next write, which starts as soon as the current one ends.
  */
-const FLUSH_AT = 500;
-const FLUSH_DELAY_MS = 1000;
+interface TenantLog {
+  tenant: TenantContext;
+  queued: Entry[];
+  /** Settles when the write that will take `queued` has ended (stored, or failed and kept). */
+  queuedWritten: Settled | undefined;
+  inFlight: Promise<void> | undefined;
+  /** Events whose write failed, waiting for the retry timer. */
+  retry: Entry[];
+}
+
+interface Settled {
+  promise: Promise<void>;
+  settle(): void;
+}
+
 /** Memory bound while the database cannot be written: newer events beyond it are dropped and counted. */
 const MAX_PENDING = 50_000;
-/** A tenant's batch that failed this many flushes in a row is dropped (and logged). */
+/** An event whose write failed this many times is dropped (and logged). */
 const MAX_FAILURES = 5;
 const RETRY_DELAY_MS = 1000;
 const ROWS_PER_INSERT = 300;
-const PARALLEL_TENANTS = 4;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DONE: Promise<void> = Promise.resolve();
 
 /**
- * Writes AI-log events without making the recorded call wait: `record` puts
- * the event in a per-tenant buffer and returns; the buffer is written in one
- * multi-row insert per tenant a moment later (or as soon as it holds FLUSH_AT
- * events). Readers of the log call `flush` first, so a timeline always shows
- * the calls that came before it. On shutdown everything buffered is written
- * before the database closes, and events recorded while shutting down are
- * written before their call answers, so a clean stop loses nothing.
+ * Writes AI-log events by group commit: `record` returns a promise that settles
+ * once the event is stored, and the recorded call answers only after it, so a
+ * call whose answer was sent has its event in the database even if the process
+ * is killed right after. A tenant's write starts at once when none is running;
+ * events recorded while one runs share the next multi-row insert, so under load
+ * a write costs each call a fraction of one transaction. A failed write does
+ * not fail or hold the call: its events stay in memory and are tried again a
+ * second later (up to MAX_FAILURES writes in all). Readers of the log call
+ * `flush` first, which also writes those kept events. On shutdown everything
+ * kept is written before the database closes.
  */
 @Injectable()
 export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('ai-log');
-  private pending = new Map<string, TenantBatch>();
+  private readonly logs = new Map<string, TenantLog>();
+  /** Events recorded and not yet stored or dropped: queued, being written, or kept for a retry. */
   private pendingCount = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private chain: Promise<void> = Promise.resolve();
+  private retryTimer: NodeJS.Timeout | undefined;
   private closing = false;
-  private flushQueued = false;
   private dropped = 0;
 
   constructor(private readonly db: TenantDb) {}
 
-  /** Events dropped because the buffer was full (the database was unreachable for long). */
+  /** Events dropped because the buffer was full or their writes kept failing. */
   get droppedCount(): number {
     return this.dropped;
   }
 
   /**
-   * Queues `event` for the current tenant. Never throws. Returns a promise only
-   * while the application shuts down (the caller then waits for the write).
+   * Records `event` for the current tenant. Resolves when it is stored, or when
+   * its write failed and it was kept for a retry (or dropped); never rejects.
    */
-  record(event: PendingAiLogEvent): Promise<void> | void {
+  record(event: PendingAiLogEvent): Promise<void> {
     const tenant = maybeCurrentTenant();
-    if (!tenant) return;
+    if (!tenant) return DONE;
     if (this.pendingCount >= MAX_PENDING) {
       if (this.dropped++ % 1000 === 0) this.logger.warn({ msg: 'AI-log buffer full: events dropped', dropped: this.dropped });
-      return;
+      return DONE;
     }
-    let batch = this.pending.get(tenant.tenantId);
-    if (!batch) {
-      batch = { tenant, events: [], failures: 0 };
-      this.pending.set(tenant.tenantId, batch);
+    let log = this.logs.get(tenant.tenantId);
+    if (!log) {
+      log = { tenant, queued: [], queuedWritten: undefined, inFlight: undefined, retry: [] };
+      this.logs.set(tenant.tenantId, log);
     }
-    batch.events.push(event);
     this.pendingCount++;
-    if (this.closing) return this.flush();
-    if (this.pendingCount < FLUSH_AT) this.schedule(FLUSH_DELAY_MS);
-    else if (!this.flushQueued) {
-      this.flushQueued = true;
-      void this.flush();
-    }
+    return this.enqueue(log, [{ event, failures: 0 }]);
   }
 
-  /** Writes everything buffered so far; resolves when it is stored (or has failed and been kept for a retry). */
+  /** Writes everything recorded so far, kept events included; resolves when it is stored (or has failed and been kept for a retry). */
   flush(): Promise<void> {
-    const write = () => this.writeAll();
-    this.chain = this.chain.then(write, write);
-    return this.chain;
+    const waits: Promise<void>[] = [];
+    for (const log of [...this.logs.values()]) {
+      if (log.retry.length > 0) {
+        const kept = log.retry;
+        log.retry = [];
+        void this.enqueue(log, kept);
+      }
+      const wait = log.queuedWritten?.promise ?? log.inFlight;
+      if (wait) waits.push(wait);
+    }
+    return waits.length ? Promise.all(waits).then(() => undefined) : DONE;
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -110,59 +127,78 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     if (this.pendingCount > 0) await this.flush();
   }
 
-  private schedule(delayMs: number) {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, delayMs);
-    this.timer.unref();
+  private enqueue(log: TenantLog, entries: Entry[]): Promise<void> {
+    log.queued.push(...entries);
+    log.queuedWritten ??= settled();
+    const written = log.queuedWritten.promise;
+    if (!log.inFlight) this.startWrite(log);
+    return written;
   }
 
-  private async writeAll(): Promise<void> {
-    this.flushQueued = false;
-    if (this.pendingCount === 0) return;
-    const batches = [...this.pending.values()];
-    this.pending = new Map();
-    this.pendingCount = 0;
-    // A few tenants at a time: one slow database (a BYODB one) does not hold up the others,
-    // and the shared pool keeps connections for requests.
-    for (let i = 0; i < batches.length; i += PARALLEL_TENANTS) {
-      await Promise.all(
-        batches.slice(i, i + PARALLEL_TENANTS).map(async (batch) => {
-          try {
-            await runWithTenant(batch.tenant, () => this.db.transaction((m) => this.write(m, batch.events)));
-          } catch (error) {
-            this.keepForRetry(batch, error);
-          }
-        }),
-      );
+  /** Takes everything queued into one write; when it ends, whatever gathered meanwhile follows at once. */
+  private startWrite(log: TenantLog) {
+    const batch = log.queued;
+    const written = log.queuedWritten;
+    log.queued = [];
+    log.queuedWritten = undefined;
+    const next = () => {
+      log.inFlight = undefined;
+      written?.settle();
+      if (log.queued.length > 0) this.startWrite(log);
+      else if (log.retry.length === 0 && this.logs.get(log.tenant.tenantId) === log) this.logs.delete(log.tenant.tenantId);
+    };
+    // Whatever happens to this write, the calls waiting for it answer and the next write starts.
+    log.inFlight = this.writeBatch(log, batch).then(next, (error: unknown) => {
+      this.logger.error({ msg: 'AI-log write ended unexpectedly', tenant_id: log.tenant.tenantId, error: (error as Error)?.message, stack: (error as Error)?.stack });
+      next();
+    });
+  }
+
+  private async writeBatch(log: TenantLog, batch: Entry[]): Promise<void> {
+    const events = batch.map((e) => e.event);
+    try {
+      await runWithTenant(log.tenant, () => this.db.transaction((m) => this.write(m, events)));
+      this.pendingCount -= batch.length;
+    } catch (error) {
+      this.keepForRetry(log, batch, error);
     }
   }
 
-  private keepForRetry(batch: TenantBatch, error: unknown) {
-    batch.failures++;
-    if (batch.failures >= MAX_FAILURES) {
-      this.dropped += batch.events.length;
-      this.logger.error({
-        msg: 'AI-log events could not be written and were dropped',
-        tenant_id: batch.tenant.tenantId,
-        count: batch.events.length,
-        error: (error as Error).message,
-      });
-      return;
+  private keepForRetry(log: TenantLog, batch: Entry[], error: unknown) {
+    const kept: Entry[] = [];
+    let lost = 0;
+    for (const entry of batch) {
+      if (++entry.failures >= MAX_FAILURES) lost++;
+      else kept.push(entry);
     }
-    this.logger.warn({ msg: 'AI-log write failed; will retry', tenant_id: batch.tenant.tenantId, count: batch.events.length, error: (error as Error).message });
-    const newer = this.pending.get(batch.tenant.tenantId);
-    if (newer) batch.events.push(...newer.events);
-    this.pendingCount += batch.events.length - (newer?.events.length ?? 0);
-    this.pending.set(batch.tenant.tenantId, batch);
-    if (!this.closing) this.schedule(RETRY_DELAY_MS);
+    this.pendingCount -= lost;
+    if (lost > 0) {
+      this.dropped += lost;
+      this.logger.error({ msg: 'AI-log events could not be written and were dropped', tenant_id: log.tenant.tenantId, count: lost, error: (error as Error).message });
+    }
+    if (kept.length === 0) return;
+    this.logger.warn({ msg: 'AI-log write failed; will retry', tenant_id: log.tenant.tenantId, count: kept.length, error: (error as Error).message });
+    log.retry.push(...kept);
+    if (!this.closing) this.scheduleRetry();
+  }
+
+  private scheduleRetry() {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      for (const log of [...this.logs.values()]) {
+        if (log.retry.length === 0) continue;
+        const kept = log.retry;
+        log.retry = [];
+        void this.enqueue(log, kept);
+      }
+    }, RETRY_DELAY_MS);
+    this.retryTimer.unref();
   }
 
   /** One tenant's events in one transaction: attribution resolved against its own projects and sessions. */
@@ -213,4 +249,10 @@ function safeMaterialize(event: PendingAiLogEvent): { summary: string; data: str
   } catch {
     return { summary: `${event.tool ?? event.kind} (details could not be recorded)`, data: '{}' };
   }
+}
+
+function settled(): Settled {
+  let settle!: () => void;
+  const promise = new Promise<void>((resolve) => (settle = resolve));
+  return { promise, settle };
 }
