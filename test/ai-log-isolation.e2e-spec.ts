@@ -110,8 +110,8 @@ describe('a clean shutdown loses no AI-log event', () => {
     for (let i = 0; i < count; i++) await callTool(client, 'get_project', { project_id: projectId });
     await client.close();
     await app.app.get(AiLogRecorder).flush();
-    // Recorded with nobody waiting for their writes: the first leaves at once, alone, and the
-    // other 149 wait for the next write, still in memory when the close begins.
+    // Recorded with nobody waiting for their writes: they are still in memory (or being
+    // written) when the close begins.
     await seedToolCalls(app, token, projectId, 150);
     // The test is only meaningful while events are still unwritten when the close begins.
     expect(pending(app)).toBeGreaterThanOrEqual(149);

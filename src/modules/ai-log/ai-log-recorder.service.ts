@@ -39,6 +39,8 @@ interface TenantLog {
   /** Settles when the write that will take `queued` has ended (stored, or failed and kept). */
   queuedWritten: Settled | undefined;
   inFlight: Promise<void> | undefined;
+  /** A write is about to start (see `enqueue`). */
+  starting: boolean;
   /** Events whose write failed, waiting for the retry timer. */
   retry: Entry[];
 }
@@ -61,9 +63,11 @@ const DONE: Promise<void> = Promise.resolve();
  * Writes AI-log events by group commit: `record` returns a promise that settles
  * once the event is stored, and the recorded call answers only after it, so a
  * call whose answer was sent has its event in the database even if the process
- * is killed right after. A tenant's write starts at once when none is running;
- * events recorded while one runs share the next multi-row insert, so under load
- * a write costs each call a fraction of one transaction. A failed write does
+ * is killed right after. When none of its writes is running, a tenant's write
+ * starts in the same turn of the event loop (setImmediate), taking every event
+ * recorded in that turn; events recorded while one runs share the next
+ * multi-row insert, so under load a write costs each call a fraction of one
+ * transaction. A failed write does
  * not fail or hold the call: its events stay in memory and are tried again a
  * second later (up to MAX_FAILURES writes in all). Readers of the log call
  * `flush` first, which also writes those kept events. On shutdown everything
@@ -99,7 +103,7 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     }
     let log = this.logs.get(tenant.tenantId);
     if (!log) {
-      log = { tenant, queued: [], queuedWritten: undefined, inFlight: undefined, retry: [] };
+      log = { tenant, queued: [], queuedWritten: undefined, inFlight: undefined, starting: false, retry: [] };
       this.logs.set(tenant.tenantId, log);
     }
     this.pendingCount++;
@@ -136,7 +140,16 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     log.queued.push(...entries);
     log.queuedWritten ??= settled();
     const written = log.queuedWritten.promise;
-    if (!log.inFlight) this.startWrite(log);
+    if (!log.inFlight && !log.starting) {
+      // Not in this very tick but right after the I/O callbacks of this turn of the event loop:
+      // the calls that finished in the same turn share the write, and none waits for a timer.
+      // (On SQLite a write completes without yielding, so started at once it would carry one event.)
+      log.starting = true;
+      setImmediate(() => {
+        log.starting = false;
+        if (!log.inFlight && log.queued.length > 0) this.startWrite(log);
+      });
+    }
     return written;
   }
 
@@ -201,46 +214,65 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     this.retryTimer.unref();
   }
 
-  /** One tenant's events in one transaction: attribution resolved against its own projects and sessions. */
+  /**
+   * One tenant's events in one transaction, one statement per ROWS_PER_INSERT events: a call
+   * waits for this write, so attribution is resolved in the insert itself (joins on this
+   * tenant's own projects and sessions) rather than by reading them first.
+   */
   private async write(m: EntityManager, events: PendingAiLogEvent[]): Promise<void> {
     const dialect = this.db.dialect;
-    const projectIds = unique(events.map((e) => e.projectRef));
-    const sessionIds = unique(events.map((e) => e.sessionRef));
-    const projects = new Set((await selectIn(m, dialect, 'SELECT id FROM projects WHERE id IN', projectIds)).map((r) => String(r.id)));
-    const sessionProject = new Map((await selectIn(m, dialect, 'SELECT id, project_id FROM sessions WHERE id IN', sessionIds)).map((r) => [String(r.id), String(r.project_id)]));
-    const rows = events.map((e) => {
+    const rows = events.map((e, n) => {
       const { summary, data } = safeMaterialize(e);
-      // Only this tenant's own sessions and projects are referenced; the arguments keep what the call named.
-      const session = e.sessionRef && sessionProject.has(e.sessionRef) ? e.sessionRef : null;
-      const project = e.projectRef && projects.has(e.projectRef) ? e.projectRef : (session && sessionProject.get(session)) || null;
-      return [e.id, e.kind, project, session, e.tool ?? null, e.outcome ?? null, e.errorCode ?? null, e.durationMs ?? null, summary, data, sqlTimestamp(dialect, e.occurredAt)];
+      return [
+        n,
+        e.id,
+        e.kind,
+        uuidOrNull(e.projectRef),
+        uuidOrNull(e.sessionRef),
+        e.tool ?? null,
+        e.outcome ?? null,
+        e.errorCode ?? null,
+        e.durationMs ?? null,
+        summary,
+        data,
+        sqlTimestamp(dialect, e.occurredAt),
+      ];
     });
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const slice = rows.slice(i, i + ROWS_PER_INSERT);
-      const values = slice.map((_, r) => `(${Array.from({ length: 11 }, (_, c) => `$${r * 11 + c + 1}`).join(', ')})`).join(', ');
-      const [sql, params] = bindParams(
-        dialect,
-        `INSERT INTO ai_log_events (id, kind, project_id, session_id, tool, outcome, error_code, duration_ms, summary, data, occurred_at) VALUES ${values}`,
-        slice.flat(),
-      );
+      const [sql, params] = bindParams(dialect, insertSql(dialect, slice.length), slice.flat());
       await m.query(sql, params);
     }
   }
 }
 
-function unique(ids: (string | null)[]): string[] {
-  return [...new Set(ids.filter((id): id is string => typeof id === 'string' && UUID.test(id)))];
+/** Postgres types of the VALUES columns (parameters are otherwise text); SQLite needs none. */
+const VALUE_TYPES = ['integer', 'uuid', null, 'uuid', 'uuid', null, null, null, 'double precision', null, null, 'timestamptz'];
+
+/**
+ * The events' rows in input order, the call's project kept when it is one of the tenant's, else
+ * the project of the call's session when that session is the tenant's, else null; the session
+ * kept only when it is the tenant's. The arguments still show what the call named.
+ */
+function insertSql(dialect: Dialect, count: number): string {
+  const width = VALUE_TYPES.length;
+  const param = (r: number, c: number) => {
+    const type = VALUE_TYPES[c];
+    const ref = `$${r * width + c + 1}`;
+    return dialect === 'postgres' && type ? `CAST(${ref} AS ${type})` : ref;
+  };
+  const values = Array.from({ length: count }, (_, r) => `(${Array.from({ length: width }, (_, c) => param(r, c)).join(', ')})`).join(', ');
+  return (
+    `WITH v (n, id, kind, project_ref, session_ref, tool, outcome, error_code, duration_ms, summary, data, occurred_at) AS (VALUES ${values}) ` +
+    'INSERT INTO ai_log_events (id, kind, project_id, session_id, tool, outcome, error_code, duration_ms, summary, data, occurred_at) ' +
+    'SELECT v.id, v.kind, COALESCE(p.id, s.project_id), s.id, v.tool, v.outcome, v.error_code, v.duration_ms, v.summary, v.data, v.occurred_at ' +
+    'FROM v LEFT JOIN projects p ON p.id = v.project_ref LEFT JOIN sessions s ON s.id = v.session_ref ORDER BY v.n'
+  );
 }
 
-async function selectIn(m: EntityManager, dialect: Dialect, prefix: string, ids: string[]): Promise<Record<string, unknown>[]> {
-  if (ids.length === 0) return [];
-  const out: Record<string, unknown>[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    const [sql, params] = bindParams(dialect, `${prefix} (${part.map((_, n) => `$${n + 1}`).join(', ')})`, part);
-    out.push(...((await m.query(sql, params)) as Record<string, unknown>[]));
-  }
-  return out;
+/** Only a UUID can name a project or session; anything else names none (and casts to uuid would fail). */
+function uuidOrNull(ref: string | null): string | null {
+  return typeof ref === 'string' && UUID.test(ref) ? ref : null;
 }
 
 function safeMaterialize(event: PendingAiLogEvent): { summary: string; data: string } {
