@@ -67,9 +67,9 @@ const DONE: Promise<void> = Promise.resolve();
  * starts in the same turn of the event loop (setImmediate), taking every event
  * recorded in that turn; events recorded while one runs share the next
  * multi-row insert, so under load a write costs each call a fraction of one
- * transaction. A failed write does
- * not fail or hold the call: its events stay in memory and are tried again a
- * second later (up to MAX_FAILURES writes in all). Readers of the log call
+ * transaction. A failed write does not fail the call, which answers once the
+ * attempt has ended: its events stay in memory and are tried again a second
+ * later (up to MAX_FAILURES writes in all). Readers of the log call
  * `flush` first, which also writes those kept events. On shutdown everything
  * kept is written before the database closes.
  */
