@@ -122,7 +122,9 @@ describe.each(eachBackend())('assistant hooks on %s', (_name, backend) => {
     const res = await run.http.get('/hooks/diagnostics');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'never', reaching: false, last_received_at: null, hooks: { 'session-start': null, stop: null }, recent: [] });
-    expect(res.body.endpoints.session_start).toMatch(/\/hooks\/session-start$/);
+    // APP_URL when it is set (the hosted backend sets it), else the address the server listens on.
+    const { config, url } = run.testApp;
+    expect(res.body.endpoints.session_start).toBe(`${config.explicitlySet.has('APP_URL') ? config.baseUrl : url}/hooks/session-start`);
   });
 
   test('SessionStart answers the documented hook JSON carrying the context block, and starts a session', async () => {

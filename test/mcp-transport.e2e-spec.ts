@@ -113,7 +113,10 @@ describe('MCP transports on a self-hosted instance', () => {
     for (const name of names) expect(doc.text).toContain(`## ${name}`);
     expect(doc.text).toMatch(/\| project_id \| string \(uuid\) \| yes \|/);
     const quick = await http.get('/mcp/quickstart');
-    expect(quick.text).toContain(`${testApp.config.baseUrl}/mcp`);
+    // No APP_URL: the address the server really listens on (a free port here), not the default :7878.
+    expect(quick.text).toContain(`Endpoint: \`${testApp.url}/mcp\``);
+    expect(quick.text).toContain(`${testApp.url}/mcp/tools-doc`);
+    expect(quick.text).not.toContain('localhost:7878');
     expect(quick.text).not.toContain('Authorization');
   });
 

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { Clock } from './clock';
+import { PublicUrl } from './public-url';
 import { BYODB_GUARD, HTTP_OUTBOUND_GUARD, OUTBOUND_GUARD_PROVIDERS } from './outbound/outbound-guards';
 import { DomainEvents } from './events/domain-events';
 import { ContextSections } from './extensions/context-sections';
@@ -9,7 +10,7 @@ import { StartSessionExtras } from './extensions/start-session-extras';
 /** Cross-module services every feature module may inject. */
 @Global()
 @Module({
-  providers: [Clock, DomainEvents, ContextSections, HandoffHooks, StartSessionExtras, ...OUTBOUND_GUARD_PROVIDERS],
-  exports: [Clock, DomainEvents, ContextSections, HandoffHooks, StartSessionExtras, BYODB_GUARD, HTTP_OUTBOUND_GUARD],
+  providers: [Clock, PublicUrl, DomainEvents, ContextSections, HandoffHooks, StartSessionExtras, ...OUTBOUND_GUARD_PROVIDERS],
+  exports: [Clock, PublicUrl, DomainEvents, ContextSections, HandoffHooks, StartSessionExtras, BYODB_GUARD, HTTP_OUTBOUND_GUARD],
 })
 export class CommonModule {}

@@ -1,5 +1,6 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { Public } from '../common/auth/public.decorator';
+import { PublicUrl } from '../common/public-url';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { renderQuickstart, renderToolsDoc } from './tools-doc.renderer';
@@ -12,6 +13,7 @@ export class ToolsDocController {
   constructor(
     private readonly registry: ToolRegistry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly publicUrl: PublicUrl,
   ) {}
 
   @Get('tools')
@@ -28,6 +30,6 @@ export class ToolsDocController {
   @Get('mcp/quickstart')
   @Header('Content-Type', 'text/markdown; charset=utf-8')
   quickstart(): string {
-    return renderQuickstart(this.config, this.registry.list().length);
+    return renderQuickstart(this.config, this.publicUrl.base, this.registry.list().length);
   }
 }

@@ -31,13 +31,13 @@ export function renderToolsDoc(tools: RegisteredTool[]): string {
 }
 
 /** One page telling a person how to point an MCP client at this instance. */
-export function renderQuickstart(config: AppConfig, toolCount: number): string {
-  const url = `${config.baseUrl}/mcp`;
+export function renderQuickstart(config: AppConfig, base: string, toolCount: number): string {
+  const url = `${base}/mcp`;
   const headers = config.isHosted ? ',\n      "headers": { "Authorization": "Bearer sk_service_YOUR_TOKEN" }' : '';
   return [
     '# Baton MCP quick start',
     '',
-    `Endpoint: \`${url}\` (Streamable HTTP). Legacy SSE clients: \`${config.baseUrl}/mcp/sse\`.`,
+    `Endpoint: \`${url}\` (Streamable HTTP). Legacy SSE clients: \`${base}/mcp/sse\`.`,
     config.isHosted
       ? 'Authentication: `Authorization: Bearer sk_service_...` on every request; 100 requests per minute per token.'
       : 'Self-hosted: no authentication; the service listens on the local host only.',
@@ -49,7 +49,7 @@ export function renderQuickstart(config: AppConfig, toolCount: number): string {
     '```',
     '',
     `Then list the tools (${toolCount} today) and call \`list_projects\` or \`create_project\`.`,
-    `The full reference is at ${config.baseUrl}/mcp/tools-doc.`,
+    `The full reference is at ${base}/mcp/tools-doc.`,
     '',
   ].join('\n');
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { PublicUrl } from '../../common/public-url';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -40,6 +41,7 @@ export class HitlService {
     private readonly push: PushService,
     private readonly notifications: NotificationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly publicUrl: PublicUrl,
   ) {}
 
   async create(projectId: string, input: CreateHitlDto): Promise<HitlView> {
@@ -73,7 +75,7 @@ export class HitlService {
         projectId,
         {
           title: `Action needed (${view.urgency.toUpperCase()})`,
-          body: `${view.question.slice(0, 200)}\n${this.config.baseUrl}/dashboard?project=${projectId}&hitl=${view.id}`,
+          body: `${view.question.slice(0, 200)}\n${this.publicUrl.to(`/hitl/${view.id}`)}`,
           event: 'hitl_created',
           source: 'baton',
           project_id: projectId,

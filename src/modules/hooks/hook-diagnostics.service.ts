@@ -1,10 +1,9 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
-import { AppConfig } from '../../config/app-config';
-import { APP_CONFIG } from '../../config/config.module';
+import { PublicUrl } from '../../common/public-url';
 import { requireProject } from '../projects/require-project.util';
 import { HookEvent, HookEventName, HookOutcome } from './hook-event.entity';
 import { HOOK_EVENTS_KEPT, HOOK_EVENTS_SHOWN, HOOK_REACHING_WINDOW_MS } from './hooks.constants';
@@ -28,7 +27,7 @@ export class HookDiagnosticsService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly publicUrl: PublicUrl,
   ) {}
 
   /** Records one call in its own transaction (so a refused call is recorded too), keeping the newest HOOK_EVENTS_KEPT. */
@@ -58,8 +57,8 @@ export class HookDiagnosticsService {
       },
       recent: calls.slice(0, HOOK_EVENTS_SHOWN),
       endpoints: {
-        session_start: `${this.config.baseUrl}/hooks/session-start`,
-        stop: `${this.config.baseUrl}/hooks/stop`,
+        session_start: this.publicUrl.to('/hooks/session-start'),
+        stop: this.publicUrl.to('/hooks/stop'),
       },
       help: 'status never: no hook call has reached Baton (check the hook command and URL); failing: the last call was refused (see recent[0].detail); silent: no call in 24 hours. The configuration to copy is in docs/hooks.md.',
     };

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { OutboundGuard, OutboundRefusedError } from '../../../libs/outbound-guard';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { PublicUrl } from '../../common/public-url';
 import { RequestError } from '../../common/errors/request-error';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -45,6 +46,7 @@ export class NotificationsService implements OnApplicationShutdown {
     private readonly email: EmailSender,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(HTTP_OUTBOUND_GUARD) private readonly guard: OutboundGuard,
+    private readonly publicUrl: PublicUrl,
   ) {}
 
   async getSettings(projectId: string): Promise<NotifySettingsView> {
@@ -76,7 +78,7 @@ export class NotificationsService implements OnApplicationShutdown {
     const settings = await this.getSettings(projectId);
     return this.deliver(settings, {
       title: 'Baton test notification',
-      body: `Notifications of this project reach you.\n${this.config.baseUrl}/dashboard?project=${projectId}`,
+      body: `Notifications of this project reach you.\n${this.publicUrl.to(`/projects/${projectId}`)}`,
       event: 'notify_test',
       source: 'baton',
       project_id: projectId,
