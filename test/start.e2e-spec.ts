@@ -93,4 +93,18 @@ describePostgres('command-line tenant provisioning', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toMatch(/usage: npm run tenant:create -- --name <name>/);
   }, 60_000);
+
+  test('a database that does not exist stops the boot at once, naming SERVICE_DB_URL and the reason, never the password', () => {
+    const missing = new URL(db.url);
+    missing.pathname = `/${db.name}_missing`;
+    missing.password = 'pa55word';
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_MODE: 'hosted', SERVICE_DB_URL: missing.toString(), SERVICE_PORT: '0' };
+    const started = Date.now();
+    const run = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 30_000 });
+    expect(run.status).toBe(78);
+    expect(run.stderr).toMatch(/SERVICE_DB_URL \(host [^,]+, port \d+\): the database does not exist \(SQLSTATE 3D000\)/);
+    expect(run.stderr + run.stdout).not.toContain('pa55word');
+    expect(run.stdout).not.toMatch(/waiting for the database/); // refused at the first attempt, not retried
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 40_000);
 });

@@ -28,7 +28,13 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig) => {
         const source = await new DataSource(sharedDataSourceOptions(config)).initialize();
-        await migrateSharedDatabase(source, config);
+        try {
+          await migrateSharedDatabase(source, config);
+        } catch (error) {
+          // The database went away mid-migration: main waits and boots again, so leave no pool behind.
+          await source.destroy().catch(() => undefined);
+          throw error;
+        }
         return source;
       },
     },

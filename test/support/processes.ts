@@ -24,14 +24,17 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Waits until GET <url>/health answers 200, or throws after `timeoutMs`. */
+/**
+ * Waits until GET <url>/health answers 200 with `status: "ok"` (a Baton still waiting for its
+ * database answers 200 `starting`), or throws after `timeoutMs`.
+ */
 export async function waitForHealth(url: string, timeoutMs: number, child?: ChildProcess): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (child && child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/health`);
-      if (res.status === 200) return Date.now() - started;
+      if (res.status === 200 && ((await res.json()) as { status?: string }).status === 'ok') return Date.now() - started;
     } catch {
       // not listening yet
     }
