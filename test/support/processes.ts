@@ -26,28 +26,28 @@ export interface ServerProcess {
 
 /**
  * Waits until GET <url>/health answers 200 with `status: "ok"` (a Baton still waiting for its
- * database answers 200 `starting`), or throws after `timeoutMs`.
+ * database answers 200 `starting`: pass `status` to wait for that), or throws after `timeoutMs`.
  */
-export async function waitForHealth(url: string, timeoutMs: number, child?: ChildProcess): Promise<number> {
+export async function waitForHealth(url: string, timeoutMs: number, child?: ChildProcess, status = 'ok'): Promise<number> {
   const started = Date.now();
   for (;;) {
     if (child && child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     try {
       const res = await fetch(`${url}/health`);
-      if (res.status === 200 && ((await res.json()) as { status?: string }).status === 'ok') return Date.now() - started;
+      if (res.status === 200 && ((await res.json()) as { status?: string }).status === status) return Date.now() - started;
     } catch {
       // not listening yet
     }
-    if (Date.now() - started > timeoutMs) throw new Error(`no healthy /health within ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs) throw new Error(`no /health with status ${status} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /**
  * Runs `command` (default: the built server, `node dist/src/main.js`) as a
- * separate process on a free port and waits for /health.
+ * separate process on a free port and waits for /health to report `status` (default `ok`).
  */
-export async function startServerProcess(env: Record<string, string>, options: { command?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: { command?: string[]; timeoutMs?: number; status?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'baton-proc-'));
   const [cmd, ...args] = options.command ?? [process.execPath, 'dist/src/main.js'];
@@ -78,7 +78,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, options.timeoutMs ?? 15_000, child);
+    await waitForHealth(url, options.timeoutMs ?? 15_000, child, options.status);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n${out}`, { cause: error });

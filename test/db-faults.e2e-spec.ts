@@ -1,0 +1,328 @@
+import { Http } from './support/http';
+import { describePrivatePostgres, PrivatePostgres } from './support/private-postgres';
+import { ServerProcess, startServerProcess } from './support/processes';
+import { hostedEnv, provisionTenant, startApp } from './support/test-app';
+import { sleep, waitUntil } from './support/wait';
+
+/**
+ * The built server (`node dist/src/main.js`, hosted) under write load while its Postgres is
+ * stopped, crashed, frozen or not yet started, on clusters of the suite's own. Whatever happens,
+ * a client sees a 2xx or a 503 DATABASE_UNAVAILABLE with Retry-After, within the statement
+ * timeout and its grace; no acknowledged write is lost or doubled; service comes back within
+ * seconds of the database; and the server's log stays short. Needs `npm run build` first.
+ */
+
+const STATEMENT_TIMEOUT_S = 2;
+/**
+ * How long one request may take: the longer of its two bounds (the statement timeout plus the 2 s
+ * the client waits past it; the 5 s a request waits for a connection), and a second's margin for
+ * a busy machine.
+ */
+const LATENCY_LIMIT_MS = Math.max((STATEMENT_TIMEOUT_S + 2) * 1000, 5000) + 1000;
+/** Longer than any bound above, so that a request held until the thaw is told apart from one cut at a timeout. */
+const FREEZE_MS = 7000;
+const RECOVERY_LIMIT_MS = 5000;
+/** Warnings and errors one outage may write (the stop and crash scenarios). */
+const LOG_LIMIT = 50;
+const WRITERS = 8;
+const PASSWORD = 'faults-Secret-7q';
+
+interface Sample {
+  tenant: string;
+  name: string;
+  startedAt: number;
+  endedAt: number;
+  status: number;
+  code?: string;
+  retryAfter?: string | null;
+  id?: string;
+  error?: string;
+}
+
+interface Writer {
+  tenant: string;
+  base: string;
+  token: string;
+}
+
+/** WRITERS loops creating projects, each recording every request; a refused one is tried again 100 ms later. */
+class Load {
+  readonly samples: Sample[] = [];
+  private running = true;
+  private readonly loops: Promise<void>[];
+
+  constructor(writers: Writer[], prefix: string) {
+    this.loops = writers.map((writer, i) => this.loop(writer, `${prefix}-w${i}`));
+  }
+
+  private async loop(writer: Writer, prefix: string): Promise<void> {
+    for (let n = 0; this.running; n++) {
+      const name = `${prefix}-${n}`;
+      const startedAt = performance.now();
+      const sample: Sample = { tenant: writer.tenant, name, startedAt, endedAt: startedAt, status: 0 };
+      try {
+        const res = await fetch(`${writer.base}/projects`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const body = (await res.json().catch(() => ({}))) as { id?: string; code?: string };
+        Object.assign(sample, { status: res.status, code: body.code, id: body.id, retryAfter: res.headers.get('retry-after') });
+      } catch (error) {
+        sample.error = (error as Error).message;
+      }
+      sample.endedAt = performance.now();
+      this.samples.push(sample);
+      if (sample.status !== 201) await sleep(100);
+    }
+  }
+
+  async stop(): Promise<Sample[]> {
+    this.running = false;
+    await Promise.all(this.loops);
+    return this.samples;
+  }
+}
+
+interface Row {
+  scenario: string;
+  requests: number;
+  ok: number;
+  unavailable: number;
+  errors: number;
+  maxLatencyMs: number;
+  recoveryMs: number;
+  logLines: number;
+}
+
+/** Warnings and errors the server wrote in `output`; access lines (method and status) aside, anything not JSON counts. */
+function loudLines(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .filter((line) => {
+      try {
+        const entry = JSON.parse(line) as { level?: string; method?: unknown; status?: unknown };
+        if (entry.method !== undefined && entry.status !== undefined) return false;
+        return entry.level === 'warn' || entry.level === 'error';
+      } catch {
+        return true;
+      }
+    });
+}
+
+describePrivatePostgres('the server process through database outages (private Postgres clusters)', () => {
+  let shared: PrivatePostgres;
+  let own: PrivatePostgres;
+  let server: ServerProcess;
+  let a: Writer;
+  let b: Writer;
+  let schemaA: string;
+  const rows: Row[] = [];
+
+  beforeAll(async () => {
+    [shared, own] = await Promise.all([PrivatePostgres.create(), PrivatePostgres.create()]);
+    const setup = await startApp(hostedEnv(shared.url()));
+    const [tenantA, tenantB] = [await provisionTenant(setup, 'Shared cluster tenant'), await provisionTenant(setup, 'Own database tenant')];
+    await setup.close();
+    server = await startServerProcess(hostedEnv(shared.url(), { SERVICE_DB_STATEMENT_TIMEOUT_S: String(STATEMENT_TIMEOUT_S), SERVICE_BYODB_ALLOWED_HOSTS: '127.0.0.1' }), {
+      timeoutMs: 30_000,
+    });
+    a = { tenant: 'shared', base: server.url, token: tenantA.token };
+    b = { tenant: 'byodb', base: server.url, token: tenantB.token };
+    const connected = await new Http(server.url, tenantB.token).post('/workspace/connect-db', { url: own.url() });
+    expect(connected.status).toBe(200);
+    [{ schema_name: schemaA }] = await shared.query<{ schema_name: string }>('SELECT schema_name FROM control.tenants WHERE id = $1', [tenantA.tenant_id]);
+  }, 90_000);
+
+  afterAll(async () => {
+    if (rows.length > 0) {
+      const head = ['scenario', 'requests', '2xx', '503', '500', 'max latency ms', 'recovery ms', 'log lines'];
+      const lines = rows.map((r) => [r.scenario, r.requests, r.ok, r.unavailable, r.errors, r.maxLatencyMs, r.recoveryMs, r.logLines].map(String));
+      const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+      const format = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+      // eslint-disable-next-line no-console -- the table is the suite's report, read in the jest output
+      console.log(['database outages under write load', format(head), ...lines.map(format)].join('\n'));
+    }
+    await server?.stop();
+    await Promise.all([shared?.destroy(), own?.destroy()]);
+  });
+
+  /** Names and ids of the projects whose names start with `prefix`, read from the database itself. */
+  async function stored(writer: Writer, prefix: string): Promise<{ id: string; name: string }[]> {
+    if (writer.tenant === 'byodb') return own.query('SELECT id, name FROM baton.projects WHERE name LIKE $1', [`${prefix}-%`]);
+    return shared.query(`SELECT id, name FROM "${schemaA}".projects WHERE name LIKE $1`, [`${prefix}-%`]);
+  }
+
+  /**
+   * Runs `writers` for a second, breaks the database with `fault`, waits `downMs`, mends it with
+   * `heal`, waits for the first 2xx after that and a second more, then checks every answer and
+   * the stored rows, and adds a row to the table.
+   */
+  async function outage(
+    scenario: string,
+    options: { writers: Writer[]; fault: () => Promise<void> | void; heal: () => Promise<void> | void; downMs: number; target?: ServerProcess; logLimit?: number },
+  ): Promise<Sample[]> {
+    const target = options.target ?? server;
+    const prefix = scenario.replace(/[^a-z0-9]+/g, '-');
+    const load = new Load(options.writers, prefix);
+    let backAt: number;
+    let logMark: number;
+    let logEnd: number;
+    try {
+      await sleep(1000);
+      logMark = target.output().length;
+      await options.fault();
+      await sleep(options.downMs);
+      await options.heal();
+      backAt = performance.now();
+      await waitUntil(() => load.samples.some((s) => s.status >= 200 && s.status < 300 && s.endedAt >= backAt), 20_000, `a 2xx after ${scenario}`);
+      await sleep(1000);
+      logEnd = target.output().length;
+    } catch (error) {
+      await load.stop();
+      throw error;
+    }
+    const samples = await load.stop();
+    const ok = samples.filter((s) => s.status >= 200 && s.status < 300);
+    const firstOk = Math.min(...ok.filter((s) => s.endedAt >= backAt).map((s) => s.endedAt));
+    const logs = loudLines(target.output().slice(logMark, logEnd));
+    const row: Row = {
+      scenario,
+      requests: samples.length,
+      ok: ok.length,
+      unavailable: samples.filter((s) => s.status === 503).length,
+      errors: samples.filter((s) => s.status === 500).length,
+      maxLatencyMs: Math.round(Math.max(...samples.map((s) => s.endedAt - s.startedAt))),
+      recoveryMs: Math.round(firstOk - backAt),
+      logLines: logs.length,
+    };
+    rows.push(row);
+    const slow = samples.filter((s) => s.endedAt - s.startedAt >= LATENCY_LIMIT_MS);
+    if (slow.length > 0) {
+      const described = slow.map(
+        (s) => `${s.tenant} ${s.status} in ${Math.round(s.endedAt - s.startedAt)} ms, sent ${Math.round(backAt - s.startedAt)} ms before the database was back`,
+      );
+      // eslint-disable-next-line no-console -- which requests were too slow, and when they were sent
+      console.log(`${scenario}: ${slow.length} requests over ${LATENCY_LIMIT_MS} ms:\n${described.join('\n')}`);
+    }
+    // eslint-disable-next-line no-console -- what the outage made the server write, for whoever tunes the logging
+    if (logs.length > 0) console.log(`${scenario}: ${logs.length} warn/error lines, the first ones:\n${logs.slice(0, 5).join('\n')}`);
+
+    // Every answer is a success or a 503 that says to retry; nothing hangs, nothing is a 500.
+    const failures = samples.filter((s) => s.status !== 201);
+    expect(failures.filter((s) => s.status !== 503).map((s) => `${s.status} ${s.code ?? ''} ${s.error ?? ''}`)).toEqual([]);
+    for (const failure of failures) expect(failure).toMatchObject({ code: 'DATABASE_UNAVAILABLE', retryAfter: '2' });
+    expect(row.maxLatencyMs).toBeLessThan(LATENCY_LIMIT_MS);
+    expect(row.recoveryMs).toBeLessThan(RECOVERY_LIMIT_MS);
+    if (options.logLimit !== undefined) expect(row.logLines).toBeLessThan(options.logLimit);
+
+    // Every acknowledged write is stored, once, with the id it was acknowledged with.
+    for (const writer of new Set(options.writers)) {
+      const acknowledged = ok.filter((s) => s.tenant === writer.tenant);
+      const rowsByName = new Map<string, string[]>();
+      for (const r of await stored(writer, prefix)) rowsByName.set(r.name, [...(rowsByName.get(r.name) ?? []), r.id]);
+      expect(acknowledged.filter((s) => JSON.stringify(rowsByName.get(s.name)) !== JSON.stringify([s.id])).map((s) => s.name)).toEqual([]);
+    }
+    return samples;
+  }
+
+  const sharedWriters = () => Array.from({ length: WRITERS }, () => a);
+
+  test.each([['fast' as const], ['immediate' as const]])(
+    'pg_ctl stop -m %s, then start',
+    async (mode) => {
+      const samples = await outage(`stop -m ${mode}`, { writers: sharedWriters(), fault: () => shared.stop(mode), heal: () => shared.start(), downMs: 2500, logLimit: LOG_LIMIT });
+      expect(samples.filter((s) => s.status === 503).length).toBeGreaterThan(0); // the outage was seen
+    },
+    60_000,
+  );
+
+  test('SIGKILL of the postmaster, then start (crash recovery)', async () => {
+    const samples = await outage('postmaster SIGKILL', { writers: sharedWriters(), fault: () => shared.kill(), heal: () => shared.start(), downMs: 2500, logLimit: LOG_LIMIT });
+    expect(samples.filter((s) => s.status === 503).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('the postmaster and its children frozen (SIGSTOP) for 7 s, then thawed', async () => {
+    try {
+      const samples = await outage('frozen 7 s', { writers: sharedWriters(), fault: () => shared.freeze(), heal: () => shared.thaw(), downMs: FREEZE_MS });
+      expect(samples.filter((s) => s.status === 503).length).toBeGreaterThan(0);
+    } finally {
+      shared.thaw();
+    }
+  }, 60_000);
+
+  test.each([['stopped' as const], ['frozen' as const]])(
+    "a BYODB tenant's database %s: that tenant gets 503s, the shared-cluster tenant beside it keeps succeeding fast",
+    async (fault) => {
+      const writers = [...Array.from({ length: WRITERS / 2 }, () => b), ...Array.from({ length: WRITERS / 2 }, () => a)];
+      try {
+        const samples = await outage(`byodb ${fault}`, {
+          writers,
+          fault: () => (fault === 'stopped' ? own.stop('fast') : own.freeze()),
+          heal: () => (fault === 'stopped' ? own.start() : own.thaw()),
+          downMs: fault === 'stopped' ? 2500 : FREEZE_MS,
+        });
+        expect(samples.filter((s) => s.tenant === 'byodb' && s.status === 503).length).toBeGreaterThan(0);
+        const healthy = samples.filter((s) => s.tenant === 'shared');
+        expect(healthy.length).toBeGreaterThan(20);
+        expect(healthy.filter((s) => s.status !== 201)).toEqual([]);
+        const latencies = healthy.map((s) => s.endedAt - s.startedAt).sort((x, y) => x - y);
+        expect(latencies[Math.floor(latencies.length * 0.95)]).toBeLessThan(500);
+        expect(latencies[latencies.length - 1]).toBeLessThan(1500);
+      } finally {
+        own.thaw();
+      }
+    },
+    60_000,
+  );
+
+  test('started before its database: waits, answers 503 meanwhile, and serves within seconds once the database is up', async () => {
+    await shared.stop('fast');
+    const url = new URL(shared.url());
+    url.password = PASSWORD; // trust auth ignores it: enough to prove it is never written
+    let late: ServerProcess | undefined;
+    try {
+      late = await startServerProcess(hostedEnv(url.toString(), { SERVICE_DB_STATEMENT_TIMEOUT_S: String(STATEMENT_TIMEOUT_S) }), { timeoutMs: 30_000, status: 'starting' });
+      const http = new Http(late.url, a.token);
+      expect((await http.get('/health')).body).toMatchObject({ status: 'starting', service: 'baton', git_sha: expect.any(String) });
+      const deep = await http.get('/health/deep');
+      expect(deep.status).toBe(503);
+      expect(deep.body.status).toBe('starting');
+      const refused = await http.get('/projects');
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: 'DATABASE_UNAVAILABLE', retryable: true });
+      expect(refused.headers.get('retry-after')).toBe('2');
+      const waiting = late
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('waiting for the database'))
+        .map((l) => JSON.parse(l));
+      expect(waiting[0]).toMatchObject({
+        level: 'warn',
+        variable: 'SERVICE_DB_URL',
+        host: '127.0.0.1',
+        port: shared.port,
+        attempt: 1,
+        reason: expect.stringContaining('ECONNREFUSED'),
+      });
+
+      const target = late;
+      await outage('started before the database', {
+        writers: Array.from({ length: WRITERS }, () => ({ ...a, base: target.url })),
+        target,
+        fault: () => undefined,
+        heal: () => shared.start(),
+        downMs: 1500,
+      });
+      expect((await http.get('/health')).body.status).toBe('ok');
+      expect((await http.get('/health/deep')).status).toBe(200);
+      expect(late.output()).not.toContain(PASSWORD);
+      expect(late.child.exitCode).toBeNull();
+    } finally {
+      await late?.stop();
+      if (!shared.postmasterPid()) await shared.start();
+    }
+  }, 90_000);
+});
