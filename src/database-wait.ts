@@ -49,8 +49,8 @@ export async function bootWhenDatabaseAnswers(config: AppConfig, boot: () => Pro
     if (failure === undefined) {
       try {
         const app = await boot();
-        const listenPort = starting ? closeStarting(starting) : config.port;
-        await app.listen(listenPort, config.host);
+        if (starting) await app.listen(handOver(starting));
+        else await app.listen(config.port, config.host);
         if (attempt > 1) logLine('info', 'the database answers; Baton started', { variable: 'SERVICE_DB_URL', host, port: Number(port), waited_ms: Date.now() - started });
         return app;
       } catch (error) {
@@ -130,13 +130,14 @@ async function openStarting(config: AppConfig, lastReason: () => string): Promis
 }
 
 /**
- * Stops the waiting listener and gives back its port, for the app to listen on at once: the
- * socket is closed now, while answers still in flight finish on their own connections.
+ * The waiting listener's socket, for the app to listen on (Nest hands it to Node's
+ * `server.listen(handle)`, which takes over a listening server's socket). The port never stops
+ * listening: connections waiting in its backlog and every later one go to the app, while those
+ * already accepted get their 503 and close. Closing the waiting server would close the socket,
+ * and would reset connections waiting in the backlog: it is left alone.
  */
-function closeStarting(server: Server): number {
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
+function handOver(starting: Server): number {
+  return starting as unknown as number; // Nest's listen is typed for a port; Node's takes a server too
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
