@@ -94,7 +94,7 @@ describePostgres('command-line tenant provisioning', () => {
     expect(usage.stderr).toMatch(/usage: npm run tenant:create -- --name <name>/);
   }, 60_000);
 
-  test('a database that does not exist stops the boot at once, naming SERVICE_DB_URL and the reason, never the password', () => {
+  test('a database that does not exist, or a user the database refuses, stops the boot at once, naming SERVICE_DB_URL and the reason, never the password', () => {
     const missing = new URL(db.url);
     missing.pathname = `/${db.name}_missing`;
     missing.password = 'pa55word';
@@ -106,5 +106,11 @@ describePostgres('command-line tenant provisioning', () => {
     expect(run.stderr + run.stdout).not.toContain('pa55word');
     expect(run.stdout).not.toMatch(/waiting for the database/); // refused at the first attempt, not retried
     expect(Date.now() - started).toBeLessThan(20_000);
+
+    const unknownUser = new URL(db.url);
+    unknownUser.username = 'no_such_baton_role';
+    const user = spawnSync(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...env, SERVICE_DB_URL: unknownUser.toString() }, encoding: 'utf8', timeout: 30_000 });
+    expect(user.status).toBe(78);
+    expect(user.stderr).toMatch(/SERVICE_DB_URL \(host [^,]+, port \d+\): the user may not connect \(SQLSTATE 28000\)/);
   }, 40_000);
 });
