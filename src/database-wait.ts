@@ -44,6 +44,7 @@ export async function bootWhenDatabaseAnswers(config: AppConfig, boot: () => Pro
   const { host = 'localhost', port = '5432' } = parse(url);
   const started = Date.now();
   let starting: Server | undefined;
+  let lastFailure: unknown;
   for (let attempt = 1; ; attempt++) {
     let failure = await probe(url);
     if (failure === undefined) {
@@ -60,16 +61,13 @@ export async function bootWhenDatabaseAnswers(config: AppConfig, boot: () => Pro
     }
     const refused = refusal(failure);
     if (refused) {
-      throw new DatabaseRefusedError(
-        `Baton cannot use the database named by SERVICE_DB_URL (host ${host}, port ${port}): ${refused}; fix SERVICE_DB_URL or the database, then start again`,
-        {
-          cause: failure,
-        },
-      );
+      const message = `Baton cannot use the database named by SERVICE_DB_URL (host ${host}, port ${port}): ${refused}; fix SERVICE_DB_URL or the database, then start again`;
+      throw new DatabaseRefusedError(message, { cause: failure });
     }
+    lastFailure = failure;
     const delay = Math.min(FIRST_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
     logLine('warn', 'waiting for the database', { variable: 'SERVICE_DB_URL', host, port: Number(port), attempt, reason: reasonOf(failure), retry_in_ms: delay });
-    starting ??= await openStarting(config, () => reasonCode(failure));
+    starting ??= await openStarting(config, () => reasonCode(lastFailure));
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
