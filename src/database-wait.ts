@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Client } from 'pg';
 import { parse } from 'pg-connection-string';
-import { isDatabaseUnavailable } from './common/errors/db-errors';
+import { isDatabaseUnavailable } from '../libs/tenancy';
 import { toErrorResponse } from './common/errors/error-response';
 import { AppConfig } from './config/app-config';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { bootWhenDatabaseAnswers, DatabaseRefusedError } from './database-wait';
+import type * as DatabaseWait from './database-wait';
 
 async function main() {
   let config;
@@ -18,6 +18,9 @@ async function main() {
   let app: INestApplication;
   if (config.dbUrl) {
     // Postgres may come up after Baton (a cluster starting both at once): wait for it rather than exit.
+    // Loaded only here, with pg: a self-hosted instance on SQLite never loads pg.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on this path only (see above)
+    const { bootWhenDatabaseAnswers } = require('./database-wait') as typeof DatabaseWait;
     app = await bootWhenDatabaseAnswers(config, () => boot(config));
   } else {
     app = await createApp(config);
@@ -40,7 +43,7 @@ async function boot(config: AppConfig): Promise<INestApplication> {
 }
 
 main().catch((error) => {
-  if (error instanceof DatabaseRefusedError) {
+  if (error instanceof Error && error.name === 'DatabaseRefusedError') {
     process.stderr.write(`${error.message}\n`);
     process.exit(78); // EX_CONFIG: a setting (or the database it names) is wrong, not a bug
   }

@@ -1,5 +1,4 @@
 import { Client } from 'pg';
-import { VARIABLES } from '../src/config/config.variables';
 import { MIGRATION_LOCK } from '../src/database/database-migrator';
 import { Http } from './support/http';
 import { describePrivatePostgres, PrivatePostgres } from './support/private-postgres';
@@ -16,17 +15,12 @@ import { sleep, waitUntil } from './support/wait';
  */
 
 const STATEMENT_TIMEOUT_S = 2;
-/** A per-request deadline, where Baton has one (SERVICE_REQUEST_TIMEOUT_S), is set this short. */
+/** Each request's deadline (SERVICE_REQUEST_TIMEOUT_S), set this short. */
 const REQUEST_TIMEOUT_S = 4;
-const HAS_REQUEST_DEADLINE = Object.values(VARIABLES).some((v) => v.name === 'SERVICE_REQUEST_TIMEOUT_S');
-/**
- * How long one request may take: its deadline where there is one; otherwise the longer of its two
- * bounds (the statement timeout plus the 2 s the client waits past it; the 5 s a request waits
- * for a connection). Plus a second's margin for a busy machine.
- */
-const LATENCY_LIMIT_MS = (HAS_REQUEST_DEADLINE ? REQUEST_TIMEOUT_S * 1000 : Math.max((STATEMENT_TIMEOUT_S + 2) * 1000, 5000)) + 1000;
-/** What a failed request may say: the database unavailable (and, once Baton has a request deadline, that deadline's code). */
-const FAILURE_CODES = ['DATABASE_UNAVAILABLE'];
+/** How long one request may take: its deadline, plus a second's margin for a busy machine. */
+const LATENCY_LIMIT_MS = REQUEST_TIMEOUT_S * 1000 + 1000;
+/** What a failed request may say: the database unavailable, or the request's deadline passed. */
+const FAILURE_CODES = ['DATABASE_UNAVAILABLE', 'DEADLINE_EXCEEDED'];
 /** Longer than any bound above, so that a request held until the thaw is told apart from one cut at a timeout. */
 const FREEZE_MS = 7000;
 const RECOVERY_LIMIT_MS = 5000;
@@ -123,8 +117,7 @@ function loudLines(output: string): string[] {
 
 /** A hosted server on `dbUrl` with short timeouts. */
 function serverEnv(dbUrl: string, extra: Record<string, string> = {}): Record<string, string> {
-  const deadline: Record<string, string> = HAS_REQUEST_DEADLINE ? { SERVICE_REQUEST_TIMEOUT_S: String(REQUEST_TIMEOUT_S) } : {};
-  return hostedEnv(dbUrl, { SERVICE_DB_STATEMENT_TIMEOUT_S: String(STATEMENT_TIMEOUT_S), ...deadline, ...extra });
+  return hostedEnv(dbUrl, { SERVICE_DB_STATEMENT_TIMEOUT_S: String(STATEMENT_TIMEOUT_S), SERVICE_REQUEST_TIMEOUT_S: String(REQUEST_TIMEOUT_S), ...extra });
 }
 
 describePrivatePostgres('the server process through database outages (private Postgres clusters)', () => {
@@ -144,7 +137,7 @@ describePrivatePostgres('the server process through database outages (private Po
     const setup = await startApp(hostedEnv(shared.url()));
     const [tenantA, tenantB] = [await provisionTenant(setup, 'Shared cluster tenant'), await provisionTenant(setup, 'Own database tenant')];
     await setup.close();
-    server = await startServerProcess(hostedEnv(shared.url(), { SERVICE_DB_STATEMENT_TIMEOUT_S: String(STATEMENT_TIMEOUT_S), SERVICE_BYODB_ALLOWED_HOSTS: '127.0.0.1' }), {
+    server = await startServerProcess(serverEnv(shared.url(), { SERVICE_BYODB_ALLOWED_HOSTS: '127.0.0.1' }), {
       timeoutMs: 30_000,
     });
     a = { tenant: 'shared', base: server.url, token: tenantA.token };
