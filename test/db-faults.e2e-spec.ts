@@ -256,6 +256,85 @@ describePrivatePostgres('the server process through database outages (private Po
     expect(samples.filter((s) => s.status === 503).length).toBeGreaterThan(0);
   }, 60_000);
 
+  test('SIGKILL of the postmaster during sprint batches and claims: no batch half-written, every acknowledged claim held once', async () => {
+    const http = new Http(server.url, a.token);
+    const projectId: string = (await http.post('/projects', { name: 'crash during batches and claims' })).body.id;
+    const seed = Array.from({ length: 400 }, (_, i) => ({ title: `seed item ${i}`, version: 'v1', force: true }));
+    expect((await http.post(`/projects/${projectId}/sprint-batch`, { op: 'create', items: seed })).status).toBe(200);
+    const sessions: string[] = [];
+    for (let i = 0; i < WRITERS / 2; i++) sessions.push((await http.post('/sessions/register', { project_id: projectId, kind: 'worker' })).body.id);
+
+    const answers: { kind: 'batch' | 'claim'; status: number; code?: string; retryAfter: string | null; key: string; item?: string; ms: number; at: number }[] = [];
+    let running = true;
+    const send = async (kind: 'batch' | 'claim', key: string, path: string, body: unknown) => {
+      const started = performance.now();
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(30_000),
+      });
+      const json = (await res.json().catch(() => ({}))) as { code?: string; claimed?: boolean; item?: { id: string } };
+      const item = kind === 'claim' && res.status === 200 && json.claimed ? json.item?.id : undefined;
+      answers.push({ kind, status: res.status, code: json.code, retryAfter: res.headers.get('retry-after'), key, item, ms: performance.now() - started, at: performance.now() });
+      if (res.status !== 200) await sleep(100);
+    };
+    const batchers = Array.from({ length: WRITERS / 2 }, async (_, w) => {
+      for (let n = 0; running; n++) {
+        const key = `batch-w${w}-${n}`;
+        const items = Array.from({ length: 5 }, (_, k) => ({ title: `${key} item ${k}`, version: 'v1', force: true }));
+        await send('batch', key, `/projects/${projectId}/sprint-batch`, { op: 'create', items });
+      }
+    });
+    const claimers = sessions.map(async (session) => {
+      while (running) await send('claim', session, `/projects/${projectId}/sprint-items/claim`, { session_id: session });
+    });
+    await sleep(1000);
+    await shared.kill();
+    await sleep(2500);
+    await shared.start();
+    const backAt = performance.now();
+    await waitUntil(() => answers.filter((x) => x.kind === 'batch' && x.status === 200 && x.at > backAt).length >= 2, 20_000, 'batches acknowledged after the crash');
+    const recoveryMs = Math.round(Math.min(...answers.filter((x) => x.status === 200 && x.at > backAt).map((x) => x.at)) - backAt);
+    running = false;
+    await Promise.all([...batchers, ...claimers]);
+
+    const failures = answers.filter((x) => x.status !== 200);
+    expect(failures.filter((x) => x.status !== 503).map((x) => `${x.kind} ${x.status} ${x.code ?? ''}`)).toEqual([]);
+    expect(failures.filter((x) => !FAILURE_CODES.includes(x.code ?? '') || x.retryAfter !== '2')).toEqual([]);
+    expect(failures.length).toBeGreaterThan(0); // the crash was seen
+    expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(LATENCY_LIMIT_MS);
+
+    const items = await shared.query<{ id: string; title: string; status: string; claimed_by_session_id: string | null }>(
+      `SELECT id, title, status, claimed_by_session_id FROM "${schemaA}".sprint_items WHERE project_id = $1`,
+      [projectId],
+    );
+    // A batch is all or nothing: five items of one batch or none, and all five for each acknowledged one.
+    const perBatch = new Map<string, number>();
+    for (const item of items) {
+      const key = /^(batch-w\d+-\d+) item \d$/.exec(item.title)?.[1];
+      if (key) perBatch.set(key, (perBatch.get(key) ?? 0) + 1);
+    }
+    expect([...perBatch.entries()].filter(([, n]) => n !== 5)).toEqual([]);
+    const acknowledgedBatches = answers.filter((x) => x.kind === 'batch' && x.status === 200).map((x) => x.key);
+    expect(acknowledgedBatches.filter((key) => perBatch.get(key) !== 5)).toEqual([]);
+    // Every acknowledged claim is stored as that session's, and no item was handed out twice.
+    const claimed = answers.filter((x) => x.kind === 'claim' && x.item);
+    const byItem = new Map(items.map((i) => [i.id, i]));
+    expect(claimed.filter((x) => byItem.get(x.item as string)?.claimed_by_session_id !== x.key || byItem.get(x.item as string)?.status !== 'in_progress')).toEqual([]);
+    expect(new Set(claimed.map((x) => x.item)).size).toBe(claimed.length);
+    rows.push({
+      scenario: 'postmaster SIGKILL, batches and claims',
+      requests: answers.length,
+      ok: answers.length - failures.length,
+      unavailable: failures.length,
+      errors: answers.filter((x) => x.status >= 500 && x.status !== 503).length,
+      maxLatencyMs: Math.round(Math.max(...answers.map((x) => x.ms))),
+      recoveryMs,
+      logLines: -1,
+    });
+  }, 60_000);
+
   test('the postmaster and its children frozen (SIGSTOP) for 7 s, then thawed', async () => {
     try {
       const samples = await outage('frozen 7 s', { writers: sharedWriters(), fault: () => shared.freeze(), heal: () => shared.thaw(), downMs: FREEZE_MS });

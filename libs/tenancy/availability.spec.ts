@@ -10,6 +10,10 @@ describe('isDatabaseUnavailable', () => {
     ['the client giving up', new Error('Query read timeout')],
     ['no pool connection in time', new Error('timeout exceeded when trying to connect')],
     ['a runner whose connection died', new Error('Query runner already released. Cannot run queries anymore.')],
+    [
+      'a transaction whose connection died under it',
+      Object.assign(new Error('Database connection provided by a query runner was already released'), { name: 'QueryRunnerProviderAlreadyReleasedError' }),
+    ],
     ['a wrapped cause', { message: 'outer', cause: { code: 'ECONNRESET' } }],
   ])('%s is an outage', (_what, error) => expect(isDatabaseUnavailable(error)).toBe(true));
 

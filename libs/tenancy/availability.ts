@@ -2,6 +2,8 @@
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '53000']);
 /** Socket errors on the way to the database. */
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'DATABASE_BUSY', 'SQLITE_BUSY']);
+/** TypeORM's word for a transaction whose connection died under it (the runner let it go on the connection's error). */
+const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 /** What pg, its pool and TypeORM say when the connection is gone or was never had. */
 const UNAVAILABLE_MESSAGES =
   /^(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|Query runner already released)/;
@@ -13,7 +15,8 @@ const UNAVAILABLE_MESSAGES =
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const { code, message } = current as { code?: unknown; message?: unknown };
+    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
+    if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
     if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
     current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
