@@ -35,6 +35,16 @@ describe.each(eachBackend())('concurrent sprint item creates on %s', (_name, bac
     await expectDistinctIdentifiers(projectId, 100);
   }, 120_000);
 
+  test('100 forced creates of a two-word title, whose slug equals its nickname, are all 201 with their own identifiers', async () => {
+    const projectId = await api.project('Concurrent Two Words');
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Rotate keys', version: 'v1', force: true })),
+    );
+    expect(results.filter((r) => r.status !== 201).map((r) => `${r.status} ${r.text}`)).toEqual([]);
+    expect(results[0].body).toMatchObject({ slug: expect.stringMatching(/^rotate-keys/), nickname: expect.stringMatching(/^rotate-keys/) });
+    await expectDistinctIdentifiers(projectId, 100);
+  }, 120_000);
+
   test('100 creates of one title without force: each is 201 or 409 with a detail, never a 5xx', async () => {
     const projectId = await api.project('Concurrent Unforced');
     const results = await Promise.all(Array.from({ length: 100 }, () => run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Rotate the signing keys', version: 'v1' })));

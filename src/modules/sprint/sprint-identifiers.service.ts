@@ -62,12 +62,16 @@ export class SprintIdentifiers {
       try {
         await tx.m.insert(SprintItem, item);
       } catch (error) {
+        // Rolled back and released: a savepoint left in place would nest under the next one, and a long run of retries would hold ever more of them.
         await tx.m.query('ROLLBACK TO SAVEPOINT sprint_item_identifiers');
+        await tx.m.query('RELEASE SAVEPOINT sprint_item_identifiers');
         if (!isUniqueViolation(error)) throw error;
-        // allocate() marked both taken; free the one the index did not refuse, so no suffix is skipped.
+        // allocate() marked both taken; free the one the index did not refuse, so no suffix is skipped. A two-word
+        // title gives a slug equal to its nickname: that value is the refused one and stays taken, or the loop would
+        // try it for ever.
         const refused = refusedIdentifier(error);
-        if (refused === 'slug') taken.delete(ids.nickname);
-        if (refused === 'nickname') taken.delete(ids.slug);
+        if (refused === 'slug' && ids.nickname !== ids.slug) taken.delete(ids.nickname);
+        if (refused === 'nickname' && ids.slug !== ids.nickname) taken.delete(ids.slug);
         continue;
       }
       await tx.m.query('RELEASE SAVEPOINT sprint_item_identifiers');
