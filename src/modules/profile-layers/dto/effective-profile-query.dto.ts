@@ -1,18 +1,18 @@
 import { IntersectionType } from '@nestjs/mapped-types';
-import { IsOptional } from 'class-validator';
+import { OptionalNotNull } from '../../../common/validation/optional-not-null.decorator';
 import { Uuid } from '../../../common/validation/uuid.decorator';
 import { ProjectIdDto } from '../../projects/dto/project-id.dto';
 import { ScopeIdRules } from './scope-id.rules';
 
-/** GET /projects/{project_id}/effective-profile?session_id=&user_id= */
+/** GET /projects/{project_id}/effective-profile?session_id=&user_id= (each may be left out, neither may be null: it would reach the layer lookup). */
 export class EffectiveProfileOptionsDto {
   /** Resolve for this session: its layer and its person's layer take part, and restart needs are reported against its start. */
-  @IsOptional()
+  @OptionalNotNull()
   @Uuid()
   session_id?: string;
 
   /** Resolve for this person (a human id) without a session. */
-  @IsOptional()
+  @OptionalNotNull()
   @ScopeIdRules('user_id')
   user_id?: string;
 }

@@ -1,5 +1,5 @@
 import { IntersectionType } from '@nestjs/mapped-types';
-import { IsOptional } from 'class-validator';
+import { OptionalNotNull } from '../../../common/validation/optional-not-null.decorator';
 import { ProjectIdDto } from '../../projects/dto/project-id.dto';
 import { AddSubtaskDto } from './add-subtask.dto';
 import { ClaimSprintItemDto, ReleaseSprintItemDto } from './claim-sprint-item.dto';
@@ -32,7 +32,8 @@ export class ReconcileToolDto extends IntersectionType(ProjectIdDto, ReconcileQu
 
 /** claim_sprint_item: a given item (item_id: id, slug or nickname), or without item_id the next claimable one. */
 export class ClaimSprintItemToolDto extends IntersectionType(ProjectIdDto, ClaimSprintItemDto) {
-  @IsOptional()
+  /** Left out: the next claimable item. Null is refused (it would reach the item lookup). */
+  @OptionalNotNull()
   @ItemRefRules('item_id')
   item_id?: string;
 }
