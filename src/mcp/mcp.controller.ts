@@ -1,11 +1,13 @@
 import { Controller, Delete, Get, Header, HttpCode, Options, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
 import { currentTenant } from '../../libs/tenancy';
 import { Public } from '../common/auth/public.decorator';
 import { RequestError } from '../common/errors/request-error';
 import { batchRefusal } from './json-rpc-batch.util';
+import { invalidParamsReply } from './json-rpc-params.util';
 import { McpHostGuard } from './mcp-host.guard';
 import { McpServerFactory } from './mcp-server.factory';
 import { mcpSdk } from './sdk';
@@ -34,6 +36,11 @@ export class McpController {
     const refusal = batchRefusal(req);
     if (refusal) {
       res.status(400).json({ jsonrpc: '2.0', error: { code: -32600, message: refusal }, id: null });
+      return;
+    }
+    const invalid = invalidParamsReply(req.body);
+    if (invalid) {
+      res.status(200).json(invalid);
       return;
     }
     const server = this.servers.create();
@@ -86,6 +93,13 @@ export class McpController {
     // Another tenant's session answers exactly like a missing one.
     if (!session || session.tenantId !== currentTenant().tenantId) {
       throw RequestError.notFound('unknown or expired MCP SSE session: open a new one with GET /mcp/sse');
+    }
+    // Answers travel on the event stream; a request with invalid params is answered there too, without reaching the SDK.
+    const invalid = invalidParamsReply(req.body);
+    if (invalid) {
+      for (const reply of Array.isArray(invalid) ? invalid : [invalid]) await session.transport.send(reply as JSONRPCMessage);
+      res.status(202).end('Accepted');
+      return;
     }
     await session.transport.handlePostMessage(req, res, req.body);
   }
