@@ -1,0 +1,105 @@
+import { Http } from './http';
+
+/**
+ * The data a surface fuzz suite works on: a "home" world whose ids fill the
+ * requests, and a "foreign" one (the other tenant on a hosted instance, another
+ * project self-hosted) whose ids are slipped into them. Every text a world
+ * stores carries its marker, so a response that shows the foreign world's data
+ * is found by searching for that marker.
+ */
+
+export interface WorldIds {
+  project: string;
+  session: string;
+  item: string;
+  task: string;
+  note: string;
+  hitl: string;
+  pinned: string;
+  workspaceNote?: string;
+  workspaceDecision?: string;
+  workspaceItem?: string;
+  tenant?: string;
+}
+
+export interface FuzzWorld {
+  marker: string;
+  http: Http;
+  token?: string;
+  ids: WorldIds;
+  /** The id for an input field of this name (`workspace`: the field belongs to a workspace route or tool). */
+  idFor(field: string, workspace: boolean): string | undefined;
+}
+
+async function created(http: Http, path: string, body: unknown): Promise<string> {
+  const res = await http.post(path, body);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`seeding ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  const id = res.body?.id ?? res.body?.message?.id;
+  if (typeof id !== 'string') throw new Error(`seeding ${path}: no id in ${res.text.slice(0, 300)}`);
+  return id;
+}
+
+/**
+ * Creates a project and one of each of its records through the REST API, all
+ * marked; with `workspace`, also a workspace note, decision and item (they
+ * belong to the tenant, so only a world that is a tenant of its own gets them).
+ */
+export async function seedWorld(http: Http, marker: string, opts: { workspace: boolean; tenant?: string; token?: string }): Promise<FuzzWorld> {
+  const project = await created(http, '/projects', { name: `Project ${marker}` });
+  const session = await created(http, '/sessions/register', { project_id: project, name: `Session ${marker}`, human_id: `human-${marker}` });
+  const p = `/projects/${project}`;
+  const ids: WorldIds = {
+    project,
+    session,
+    item: await created(http, `${p}/sprint-items`, { title: `Item ${marker}`, version: 'v1' }),
+    task: await created(http, '/tasks', { session_id: session, project_id: project, description: `Task ${marker}`, status: 'pending' }),
+    note: await created(http, `${p}/notes`, { title: `Note ${marker}`, body: `body ${marker}` }),
+    hitl: await created(http, `${p}/hitl`, { question: `Question ${marker}?`, session_id: session }),
+    pinned: await created(http, `${p}/decisions-pinned`, { title: `Pinned ${marker}`, body: `because ${marker}` }),
+    tenant: opts.tenant,
+  };
+  await created(http, `${p}/messages`, { body: `Message ${marker}`, to_session_id: session });
+  if (opts.workspace) {
+    ids.workspaceNote = await created(http, '/workspace/notes', { title: `Workspace note ${marker}`, body: marker });
+    ids.workspaceDecision = await created(http, '/workspace/decisions', { title: `Workspace decision ${marker}`, body: marker });
+    ids.workspaceItem = await created(http, '/workspace/sprint-items', { title: `Workspace item ${marker}` });
+  }
+  const idFor = (field: string, workspace: boolean): string | undefined => {
+    switch (field) {
+      case 'project_id':
+      case 'ids':
+      case 'scope_id':
+        return ids.project;
+      case 'session_id':
+      case 'to_session_id':
+        return ids.session;
+      case 'item_id':
+      case 'depends_on':
+      case 'parent_id':
+        return workspace ? ids.workspaceItem : ids.item;
+      case 'task_id':
+        return ids.task;
+      case 'note_id':
+        return workspace ? ids.workspaceNote : ids.note;
+      case 'decision_id':
+      case 'supersedes':
+        return workspace ? ids.workspaceDecision : ids.pinned;
+      case 'request_id':
+        return ids.hitl;
+      case 'tenant_id':
+        return ids.tenant;
+      default:
+        return undefined;
+    }
+  };
+  return { marker, http, token: opts.token, ids, idFor };
+}
+
+/**
+ * Why a response shows the foreign world's data, or undefined: its marker must
+ * never appear. (Its ids may: the fuzzer itself sends them, and a record of
+ * the request, an activity log entry for example, may show them back.)
+ */
+export function leakIn(text: string, foreign: FuzzWorld): string | undefined {
+  return text.includes(foreign.marker) ? `shows the other world's data (marker ${foreign.marker})` : undefined;
+}
