@@ -45,6 +45,21 @@ describe.each(eachBackend())('concurrent sprint item creates on %s', (_name, bac
     await expectDistinctIdentifiers(projectId, 100);
   }, 120_000);
 
+  test('50 PATCHes of the touches_resources of one item at once are all 200, and the item is still found by its resource', async () => {
+    const projectId = await api.project('Concurrent Resources');
+    const item = await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Shared resources', version: 'v1' });
+    expect(item.status).toBe(201);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        run.http.patch(`/projects/${projectId}/sprint-items/${item.body.id}`, { touches_resources: ['file:src/shared.ts', `file:src/own-${i}.ts`] }),
+      ),
+    );
+    expect(results.filter((r) => r.status !== 200).map((r) => `${r.status} ${r.text}`)).toEqual([]);
+    const shared = await run.http.get(`/projects/${projectId}/resources/sprint-items?resource=${encodeURIComponent('file:src/shared.ts')}`);
+    expect(shared.status).toBe(200);
+    expect(JSON.stringify(shared.body)).toContain(item.body.id);
+  }, 120_000);
+
   test('100 creates of one title without force: each is 201 or 409 with a detail, never a 5xx', async () => {
     const projectId = await api.project('Concurrent Unforced');
     const results = await Promise.all(Array.from({ length: 100 }, () => run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Rotate the signing keys', version: 'v1' })));

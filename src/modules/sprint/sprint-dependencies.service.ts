@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SprintItemResource } from './sprint-item-resource.entity';
 import { SprintItem } from './sprint-item.entity';
 import { ParsedResource } from './sprint-resources.util';
-import { requireItem } from './sprint-store.util';
+import { queryRows, requireItem } from './sprint-store.util';
 import { SprintTx } from './sprint-tx';
 import { SprintError } from './sprint.errors';
 
@@ -36,7 +36,13 @@ export class SprintDependencies {
 
   /** Replaces the side rows of an item's declared resources (`fresh`: a new item has none to remove). */
   async writeResources(tx: SprintTx, itemId: string, resources: ParsedResource[], fresh = false): Promise<void> {
-    if (!fresh) await tx.m.delete(SprintItemResource, { item_id: itemId });
+    if (!fresh) {
+      // Two writers replacing one item's rows at once would both delete, then both insert the same keys (a unique
+      // violation): the item's row lock makes the second wait, and its delete then sees the first one's rows.
+      // SQLite runs one writer at a time and has no row locks.
+      if (tx.dialect === 'postgres') await queryRows(tx.m, tx.dialect, 'SELECT id FROM sprint_items WHERE id = $1 FOR UPDATE', [itemId]);
+      await tx.m.delete(SprintItemResource, { item_id: itemId });
+    }
     if (resources.length === 0) return;
     await tx.m.insert(
       SprintItemResource,
