@@ -67,6 +67,13 @@ export const LONE_SURROGATE = 'before\ud800after';
 /** Strings of the shapes Baton's patterns ask for (short handles, handoff tokens, typed resources, single emoji), tried when the marker does not fit. */
 const SHAPES = ['a1', 'a', 'ho_abcdefghijklmnop', 'file:src/a.ts', '🚀'];
 
+/** Fields whose rules a JSON Schema cannot state (a typed resource, a single emoji, a status list), by name. */
+const FIELD_SHAPES: [RegExp, string][] = [
+  [/resource/, 'file:src/app.ts'],
+  [/icon/, '🚀'],
+  [/^status$/, 'pending'],
+];
+
 function resolved(schema: JsonSchema): JsonSchema {
   if (schema.oneOf?.length) return resolved(schema.oneOf[0]);
   if (schema.type) return schema;
@@ -101,11 +108,14 @@ export function validValue(schema: JsonSchema, field: string, src: ValueSource):
   switch (s.type) {
     case 'string': {
       if (s.format === 'uuid') return src.idFor(field) ?? seededUuid(src.rng);
-      if (s.format === 'date') return '2026-01-02';
-      if (s.format === 'date-time') return '2026-01-02T03:04:05.000Z';
+      // The end of a range is later than its start.
+      const late = /until|end/.test(field);
+      if (s.format === 'date') return late ? '2026-12-31' : '2026-01-02';
+      if (s.format === 'date-time') return late ? '2026-12-31T03:04:05.000Z' : '2026-01-02T03:04:05.000Z';
       if (s.format === 'email') return `fuzz-${src.marker}@example.com`;
       const id = src.idFor(field);
-      const candidates = [...(id ? [id] : []), `${src.marker} ${field}`, `${src.marker}-${field.replace(/_/g, '-')}`, `${src.marker}.md`, src.marker, ...SHAPES];
+      const hinted = FIELD_SHAPES.filter(([name]) => name.test(field)).map(([, shape]) => shape);
+      const candidates = [...(id ? [id] : []), ...hinted, `${src.marker} ${field}`, `${src.marker}-${field.replace(/_/g, '-')}`, `${src.marker}.md`, src.marker, ...SHAPES];
       return candidates.find((c) => matches(s, c)) ?? 'a'.repeat(Math.max(1, s.minLength ?? 1));
     }
     case 'integer':
