@@ -258,6 +258,38 @@ describe.each(
     expect(JSON.parse(res.text)).toEqual({ jsonrpc: '2.0', id: 41, error: { code: -32602, message: expect.stringContaining('name') } });
   });
 
+  test('on the SSE transport too, params of the wrong shape are answered on the stream as invalid params (-32602)', async () => {
+    const headers: Record<string, string> = run.token ? { authorization: `Bearer ${run.token}` } : {};
+    const abort = new AbortController();
+    const stream = await fetch(`${run.testApp.url}/mcp/sse`, { headers: { ...headers, accept: 'text/event-stream' }, signal: abort.signal });
+    const reader = stream.body!.getReader();
+    let buffered = '';
+    const nextEvent = async (kind: string): Promise<string> => {
+      for (;;) {
+        const match = new RegExp(`event: ${kind}\r?\ndata: (.*)\r?\n`).exec(buffered);
+        if (match) {
+          buffered = buffered.slice(match.index + match[0].length);
+          return match[1];
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before a ${kind} event`);
+        buffered += new TextDecoder().decode(value);
+      }
+    };
+    try {
+      const endpoint = await nextEvent('endpoint');
+      const post = await fetch(new URL(endpoint, run.testApp.url), {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 42, method: 'tools/call', params: { name: 'get_project', arguments: 'all' } }),
+      });
+      expect(post.status).toBe(202);
+      expect(JSON.parse(await nextEvent('message'))).toEqual({ jsonrpc: '2.0', id: 42, error: { code: -32602, message: expect.stringContaining('arguments') } });
+    } finally {
+      abort.abort();
+    }
+  });
+
   test('generated calls to every tool: no internal error, broken arguments refused by name, no data of the other world', async () => {
     const ordered = [...tools].sort((a, b) => Number(DESTRUCTIVE.test(a.name)) - Number(DESTRUCTIVE.test(b.name)));
     const calls = ordered.flatMap((t) => callsFor(t, seededRandom(seedFor(SEED, t.name)), worlds));
