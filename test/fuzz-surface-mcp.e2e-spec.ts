@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { backends, RunningBackend } from './support/backends';
-import { FuzzWorld, leakIn, seedWorld } from './support/fuzz-worlds';
+import { FuzzWorld, leakIn, seedWorld, tally } from './support/fuzz-worlds';
 import { connectMcp } from './support/mcp-client';
 import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
 import { Expectation, JsonSchema, mutated, objectMutations, seededUuid, validObject, ValueSource } from './support/schema-inputs';
@@ -319,7 +319,7 @@ describe.each(
     }
     // eslint-disable-next-line no-console -- the seed and counts are what a reader needs to replay a failure
     console.log(
-      `fuzz-surface MCP on ${name}: seed ${SEED}, ${tools.length} tools (${refused.size} refused their generated arguments), ${calls.length} tool calls and ${raw.length} raw JSON-RPC messages in ${Date.now() - started} ms, ${failures.length} failures, 0 expected (replay: BATON_FUZZ_SEED=${SEED})`,
+      `fuzz-surface MCP on ${name}: seed ${SEED}, ${tools.length} tools (${refused.size} refused their generated arguments), ${calls.length} tool calls and ${raw.length} raw JSON-RPC messages in ${Date.now() - started} ms: ${tally(failures)} (replay: BATON_FUZZ_SEED=${SEED})`,
     );
     expect({ seed: SEED, failures }).toEqual({ seed: SEED, failures: [] });
   }, 180_000);

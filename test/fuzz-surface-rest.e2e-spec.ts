@@ -2,7 +2,7 @@ import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { backends, RunningBackend } from './support/backends';
-import { FuzzWorld, leakIn, seedWorld } from './support/fuzz-worlds';
+import { FuzzWorld, leakIn, seedWorld, tally } from './support/fuzz-worlds';
 import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
 import { Expectation, JsonSchema, mutated, objectMutations, schemaOfClass, seededUuid, TOO_DEEP, validObject, ValueSource } from './support/schema-inputs';
 import { tenantClient } from './support/tenant-client';
@@ -338,7 +338,7 @@ describe.each(
     ];
     // eslint-disable-next-line no-console -- the seed and counts are what a reader needs to replay a failure
     console.log(
-      `fuzz-surface REST on ${name}: seed ${SEED}, ${routes.length} routes (${r.refusedBaseline.size} refused their generated input), ${probes.length} requests in ${Date.now() - started} ms, ${failures.length} failures, 0 expected (replay: BATON_FUZZ_SEED=${SEED})`,
+      `fuzz-surface REST on ${name}: seed ${SEED}, ${routes.length} routes (${r.refusedBaseline.size} refused their generated input), ${probes.length} requests in ${Date.now() - started} ms: ${tally(failures)} (replay: BATON_FUZZ_SEED=${SEED})`,
     );
     expect({ seed: SEED, failures }).toEqual({ seed: SEED, failures: [] });
   }, 180_000);

@@ -103,3 +103,16 @@ export async function seedWorld(http: Http, marker: string, opts: { workspace: b
 export function leakIn(text: string, foreign: FuzzWorld): string | undefined {
   return text.includes(foreign.marker) ? `shows the other world's data (marker ${foreign.marker})` : undefined;
 }
+
+/** The failures of a fuzz run counted by the promise they broke, for the summary line: each figure must be 0. */
+export function tally(failures: string[]): string {
+  const count = (re: RegExp) => failures.filter((f) => re.test(f)).length;
+  return [
+    `${count(/-> (server error|no answer)/)} server errors`,
+    `${count(/-> (JSON-RPC internal error|internal error|tool internal error)/)} internal MCP errors`,
+    `${count(/without a (JSON )?\{?detail/)} refusals without a detail`,
+    `${count(/naming|accepted/)} broken inputs not refused by name`,
+    `${count(/shows the other world/)} answers showing the other world`,
+    `${failures.length} failures in all`,
+  ].join(', ');
+}
