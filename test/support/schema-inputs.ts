@@ -180,8 +180,11 @@ export function fieldMutations(schema: JsonSchema, field: string, required: bool
   add('null', null, required ? 'names' : 'any');
   if (required) add('left out', REMOVE, 'names');
   if (type) {
-    const wrong = WRONG_TYPES.filter((w) => jsonType(w) !== type && !(type === 'object' && jsonType(w) === 'object'));
-    add(`wrong type ${JSON.stringify(wrong[0])}`, src.rng.pick(wrong), 'refused');
+    // A 0/1 flag takes a boolean too, as its rule says ("0 or 1 (or a boolean)").
+    const flag = type === 'number' && JSON.stringify(s.enum) === '[0,1]';
+    const wrong = WRONG_TYPES.filter((w) => jsonType(w) !== type && !(flag && typeof w === 'boolean'));
+    const value = src.rng.pick(wrong);
+    add(`wrong type ${JSON.stringify(value)}`, value, 'refused');
   }
   if (s.enum?.length) add('value outside the enum', 'not-one-of-them', 'names');
   if (s.format === 'uuid') {
