@@ -239,7 +239,7 @@ describe.each(
     expect(tools.filter((t) => t.inputSchema?.type !== 'object').map((t) => t.name)).toEqual([]);
   });
 
-  test('null where an argument has no meaning for it is refused, naming the argument (it once reached the database as an internal error)', async () => {
+  test('null where an argument has no meaning for it, and other values once failing or taken in silence, are refused naming the argument', async () => {
     const { project, session } = worlds.home.ids;
     const rows: [string, Record<string, unknown>, string][] = [
       ['claim_sprint_item', { project_id: project, session_id: session, item_id: null }, 'item_id'],
@@ -247,6 +247,9 @@ describe.each(
       ['get_effective_profile', { project_id: project, user_id: null }, 'user_id'],
       ['receive_messages', { project_id: project, agent: null }, 'agent'],
       ['update_session', { session_id: session, name: null }, 'name'],
+      // Not null, but found the same way: a whole number no database holds, and an array for an object.
+      ['list_sprint_items', { project_id: project, offset: 1e308 }, 'offset'],
+      ['update_project_settings', { project_id: project, executor_config: [] }, 'executor_config'],
     ];
     const answers = await Promise.all(rows.map(([tool, args]) => invoke(client, { tool, label: 'null', args, expect: 'names' })));
     expect(answers.map((a) => [a.isError, a.structured?.code, a.structured?.detail])).toEqual(rows.map(([, , field]) => [true, 'INVALID_INPUT', expect.stringContaining(field)]));

@@ -359,6 +359,19 @@ describe.each(
     expect(answers.map((a) => [a.status, a.body.detail])).toEqual(rows.map(([, , , field]) => [400, expect.stringContaining(field)]));
   });
 
+  test('values the fuzzing found taken in silence or failing are refused, naming the field', async () => {
+    const p = `/projects/${worlds.home.ids.project}`;
+    const rows: [string, string, unknown, string][] = [
+      // An array was taken for the object and stored as {}.
+      ['PATCH', `${p}/settings`, { executor_config: [] }, 'executor_config'],
+      // No whole number a database holds: SQLite failed on it (500).
+      ['GET', `${p}/sprint-items?offset=1e308`, undefined, 'offset'],
+      ['GET', `${p}/sprint-items?offset=${'9'.repeat(20)}`, undefined, 'offset'],
+    ];
+    const answers = await Promise.all(rows.map(async ([method, path, body]) => (await run.http.send(method, path, body)) as { status: number; body: { detail?: string } }));
+    expect(answers.map((a) => [a.status, a.body.detail])).toEqual(rows.map(([, , , field]) => [400, expect.stringContaining(field)]));
+  });
+
   test('the service still answers normally afterwards', async () => {
     expect((await run.http.get(`/projects/${worlds.home.ids.project}`)).status).toBe(200);
     expect((await run.http.get('/health/deep')).status).toBe(200);

@@ -15,12 +15,14 @@ import { QueryInt } from './query-int.transform';
  * 200`, the sprint lists `limit must be a whole number`.
  */
 export function IntQueryParam(field: string, options: { min: number; max?: number; negative?: boolean; messages?: { integer?: string; min?: string; max?: string } }) {
-  const { min, max, negative, messages = {} } = options;
+  // Without a bound of its own, a field still stops at the largest exact integer: 1e308 is "an integer" to
+  // JavaScript, but no database column or OFFSET holds it (SQLite answered "datatype mismatch", a 500).
+  const { min, max = Number.MAX_SAFE_INTEGER, negative, messages = {} } = options;
   const rules = [
     QueryInt({ negative }),
     IsInt({ message: messages.integer ?? `${field} must be an integer` }),
     Min(min, messages.min === undefined ? {} : { message: messages.min }),
   ];
-  if (max !== undefined) rules.push(Max(max, messages.max === undefined ? {} : { message: messages.max }));
+  rules.push(Max(max, messages.max === undefined ? {} : { message: messages.max }));
   return applyDecorators(...rules);
 }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { EXECUTION_MODES, ExecutionMode } from '../project-settings.constants';
 import { ExecutorConfigDto } from './executor-config.dto';
 import { OverrideReasonRules } from '../../profile-layers/dto/override-reason.rules';
@@ -37,6 +37,8 @@ export class UpdateProjectSettingsDto {
   execution_mode?: ExecutionMode | null;
 
   @IsOptional()
+  // Without it an array passes as an empty list of nested objects and is stored as {}.
+  @IsObject({ message: 'executor_config must be a JSON object' })
   @ValidateNested()
   @Type(() => ExecutorConfigDto)
   executor_config?: ExecutorConfigDto | null;
