@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { WsAdapter } from '@nestjs/platform-ws';
-import express, { NextFunction, Request, Response } from 'express';
+import express, { Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { bodyErrorHandler } from './common/errors/body-error.handler';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
