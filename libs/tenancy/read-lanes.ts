@@ -171,18 +171,34 @@ export class ReadLanes {
    * The lane gathering this turn's write, if it has room; else the least busy
    * lane, unless it is busy and the pool can lend another connection at once:
    * then none, and the caller borrows one. A tenant at its share of lanes
-   * chooses only among the lanes it is on.
+   * chooses only among the lanes it is on; the others keep off those lanes
+   * while they can have another.
    */
   private pick(tenant: string): Lane | undefined {
     const own = this.atShare(tenant);
     let best: Lane | undefined;
+    let crowded: Lane | undefined;
     for (const lane of this.lanes) {
       if (own && !lane.tenants.has(tenant)) continue;
+      // A lane where another tenant has reached its share likely waits on that tenant's slow
+      // statements: taken only when nothing else can be had.
+      if (!own && this.crowdedFor(lane, tenant)) {
+        if (!crowded || lane.inFlight < crowded.inFlight) crowded = lane;
+        continue;
+      }
       if (lane.corked && lane.inFlight < BATCH_LIMIT) return lane;
       if (!best || lane.inFlight < best.inFlight) best = lane;
     }
     if (best && (own || best.inFlight === 0 || !this.canGrow())) return best;
+    // Rather wait for a connection of its own (the pool may be opening one) than queue behind a crowd.
+    if (!best && crowded && this.lanes.length + this.opening.size >= this.maxLanes) return crowded;
     return undefined;
+  }
+
+  /** True when `lane` carries statements of a tenant other than `tenant` that is at its share. */
+  private crowdedFor(lane: Lane, tenant: string): boolean {
+    for (const other of lane.tenants.keys()) if (other !== tenant && this.atShare(other)) return true;
+    return false;
   }
 
   private canGrow(): boolean {

@@ -16,6 +16,7 @@ import { ProfileLayers1732280000000 } from './1732280000000-profile-layers';
 import { AiLog1732290000000 } from './1732290000000-ai-log';
 import { AiLogLeanIndexes1732290100000 } from './1732290100000-ai-log-lean-indexes';
 import { HandoffTokenHashes1732300000000 } from './1732300000000-handoff-token-hashes';
+import { HandoffCarriers1732310000000 } from './1732310000000-handoff-carriers';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -36,4 +37,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   AiLog1732290000000,
   AiLogLeanIndexes1732290100000,
   HandoffTokenHashes1732300000000,
+  HandoffCarriers1732310000000,
 ];

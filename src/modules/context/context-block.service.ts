@@ -91,7 +91,8 @@ export class ContextBlockService {
 
   /** SHA-256 of the board: every section but the volatile list of active sessions. */
   static boardHash(sections: ContextSection[]): string {
-    const board = sections.filter((s) => s.key !== 'sessions').map((s) => [s.key, s.title, s.lines]);
+    // Who is active, and which handoff waits, are not the board: a handoff must not diverge from itself.
+    const board = sections.filter((s) => s.key !== 'sessions' && s.key !== 'handoff').map((s) => [s.key, s.title, s.lines]);
     return createHash('sha256').update(JSON.stringify(board)).digest('hex');
   }
 

@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { TenantDb } from '../../../libs/tenancy';
 import { StartSessionExtras } from '../../common/extensions/start-session-extras';
-import { ConsumedHandoff, HandoffLedger } from '../handoff/handoff-ledger.service';
+import { RequestError } from '../../common/errors/request-error';
+import { ConsumedHandoff, HandoffLedger, HandoffRef } from '../handoff/handoff-ledger.service';
 import { HostedDefaultsStore } from '../profile-layers/hosted-defaults.store';
 import { requireProject } from '../projects/require-project.util';
 import { FileLocksService } from '../sessions/file-locks.service';
@@ -29,7 +30,8 @@ export interface StartSessionAnswer {
 
 export interface DescribeOptions {
   resumed: boolean;
-  handoffToken?: string;
+  /** The handoff to start from: its token, or its id (the one start_session names as waiting). */
+  handoff?: HandoffRef;
   contextMode?: ContextMode;
   contextCapBytes?: number;
 }
@@ -53,13 +55,20 @@ export class StartSessionService {
     private readonly hostedDefaults: HostedDefaultsStore,
   ) {}
 
-  async start(projectId: string, input: StartSessionDto, kind: SessionKind, options: Omit<DescribeOptions, 'resumed' | 'handoffToken'> = {}): Promise<StartSessionAnswer> {
+  async start(
+    projectId: string,
+    input: StartSessionDto,
+    kind: Exclude<SessionKind, 'handoff'>,
+    options: Omit<DescribeOptions, 'resumed' | 'handoff'> = {},
+  ): Promise<StartSessionAnswer> {
+    if (input.handoff_token && input.handoff_id) throw RequestError.invalidInput('give handoff_token or handoff_id, not both');
+    const handoff: HandoffRef | undefined = input.handoff_token ? { token: input.handoff_token } : input.handoff_id ? { handoff_id: input.handoff_id } : undefined;
     const session = await this.sessions.register({ project_id: projectId, name: input.name, human_id: input.human_id, kind });
     try {
-      return await this.describe(session, { ...options, resumed: false, handoffToken: input.handoff_token });
+      return await this.describe(session, { ...options, resumed: false, handoff });
     } catch (error) {
-      // A refused handoff token means the session should not have started: it is closed again.
-      if (input.handoff_token) {
+      // A refused handoff means the session should not have started: it is closed again.
+      if (handoff) {
         await this.sessions.close(session.id).catch((closeError: Error) => this.logger.error({ msg: 'could not close a refused session', error: closeError.message }));
       }
       throw error;
@@ -67,7 +76,7 @@ export class StartSessionService {
   }
 
   /** Picks up an active session again: refreshes its last_seen and answers as start_session does. */
-  async resume(sessionId: string, options: Omit<DescribeOptions, 'resumed' | 'handoffToken'> = {}): Promise<StartSessionAnswer> {
+  async resume(sessionId: string, options: Omit<DescribeOptions, 'resumed' | 'handoff'> = {}): Promise<StartSessionAnswer> {
     const beat = await this.sessions.heartbeat(sessionId);
     if (!beat.ok) throw SessionError.closed(sessionId);
     return this.describe(await this.sessions.get(sessionId), { ...options, resumed: true });
@@ -78,7 +87,7 @@ export class StartSessionService {
     await this.hostedDefaults.warm();
     return this.db.transaction(async (m) => {
       const project = await requireProject(m, session.project_id);
-      const handoff = options.handoffToken ? await this.ledger.consume(m, project.id, options.handoffToken, session.id) : undefined;
+      const handoff = options.handoff ? await this.ledger.consume(m, project.id, options.handoff, session.id) : undefined;
       const fileWarnings = await this.locks.warningsFor(m, project.id, session.id);
       const context = await this.blocks.build(m, project, options.contextMode ?? 'full', options.contextCapBytes);
       const extras = await this.extras.collect(m, { projectId: project.id, sessionId: session.id, humanId: session.human_id });
@@ -90,6 +99,8 @@ export class StartSessionService {
         resumed: options.resumed,
         file_warnings: fileWarnings,
         context_block: context.text,
+        // A handoff nobody has started from yet: this session may take it with handoff_id.
+        waiting_handoff: await this.ledger.waiting(m, project.id),
         ...(handoff ? { handoff } : {}),
       };
     });

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module';
+import { HandoffCarry } from './handoff-carry.service';
 import { HandoffLedger } from './handoff-ledger.service';
 
 /**
@@ -7,7 +9,8 @@ import { HandoffLedger } from './handoff-ledger.service';
  * both reach it without depending on each other.
  */
 @Module({
-  providers: [HandoffLedger],
-  exports: [HandoffLedger],
+  imports: [SessionsModule],
+  providers: [HandoffLedger, HandoffCarry],
+  exports: [HandoffLedger, HandoffCarry],
 })
 export class HandoffLedgerModule {}

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { Session } from '../sessions/session.entity';
 import { Handoff } from './handoff.entity';
+import { CarriedWork, HandoffCarry } from './handoff-carry.service';
 import { HandoffError } from './handoff.errors';
 import { parseFrontMatter } from './front-matter.util';
 import { contentWithToken, hashHandoffToken } from './handoff-token.util';
@@ -32,11 +34,25 @@ export interface HandoffMeta {
 }
 
 /** What a session started from a handoff receives. */
+/** A handoff waiting for a session to start from it. */
+export interface WaitingHandoff {
+  handoff_id: string;
+  mode: string;
+  from_session_id: string | null;
+  from_session_name: string | null;
+  generated_at: string;
+  expires_at: string;
+  /** The work held for whoever takes it (null: it carries none). */
+  carries: CarriedWork | null;
+}
+
 export interface ConsumedHandoff {
   id: string;
   mode: string;
   created_at: string;
   content: string;
+  /** The work the handoff carried, now this session's (null: it carried none). */
+  carried: CarriedWork | null;
 }
 
 export function sha256(text: string): string {
@@ -64,7 +80,30 @@ export function toHandoffMeta(h: Handoff): HandoffMeta {
  */
 @Injectable()
 export class HandoffLedger {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly carry: HandoffCarry,
+  ) {}
+
+  /**
+   * The project's newest handoff while nobody has started from it and it has not expired: the
+   * one a new session is told about (start_session, the context block) and may take by its id.
+   */
+  async waiting(m: EntityManager, projectId: string): Promise<WaitingHandoff | null> {
+    const newest = await m.findOne(Handoff, { where: { project_id: projectId }, order: { created_at: 'DESC', id: 'DESC' } });
+    if (!newest || newest.consumed_at || newest.expires_at.getTime() <= this.clock.now().getTime()) return null;
+    const author = newest.session_id ? await m.findOneBy(Session, { id: newest.session_id }) : null;
+    const carries = newest.carrier_session_id ? await this.carry.heldBy(m, newest.carrier_session_id) : null;
+    return {
+      handoff_id: newest.id,
+      mode: newest.mode,
+      from_session_id: newest.session_id,
+      from_session_name: author?.name ?? null,
+      generated_at: newest.created_at.toISOString(),
+      expires_at: newest.expires_at.toISOString(),
+      carries,
+    };
+  }
 
   async find(m: EntityManager, ref: HandoffRef): Promise<Handoff | null> {
     if (ref.handoff_id) return m.findOneBy(Handoff, { id: ref.handoff_id });
@@ -92,9 +131,13 @@ export class HandoffLedger {
     return problems;
   }
 
-  /** Marks the handoff of `token` used by `sessionId`; refuses one of another project, expired or already used. */
-  async consume(m: EntityManager, projectId: string, token: string, sessionId: string): Promise<ConsumedHandoff> {
-    const handoff = await m.findOneBy(Handoff, { token_sha256: hashHandoffToken(token) });
+  /**
+   * Marks the handoff named by `ref` (its token, or its id) used by `sessionId`, and hands the
+   * session the work it carries; refuses one of another project, expired or already used.
+   */
+  async consume(m: EntityManager, projectId: string, ref: HandoffRef, sessionId: string): Promise<ConsumedHandoff> {
+    const handoff = await this.find(m, ref);
+    const token = ref.token ?? ref.handoff_id ?? '';
     if (!handoff) throw HandoffError.notFound(token);
     if (handoff.project_id !== projectId) throw HandoffError.wrongProject(token, projectId);
     if (handoff.consumed_at) throw HandoffError.alreadyConsumed(token, handoff.consumed_by_session_id);
@@ -105,6 +148,9 @@ export class HandoffLedger {
       const now = await m.findOneBy(Handoff, { id: handoff.id });
       throw HandoffError.alreadyConsumed(token, now?.consumed_by_session_id ?? null);
     }
-    return { id: handoff.id, mode: handoff.mode, created_at: handoff.created_at.toISOString(), content: contentWithToken(handoff.content, token) };
+    const carried = handoff.carrier_session_id ? await this.carry.deliver(m, handoff.carrier_session_id, sessionId) : null;
+    // With its id rather than its token, the stored content keeps the token masked: it was shown once, to its author.
+    const content = ref.token ? contentWithToken(handoff.content, ref.token) : handoff.content;
+    return { id: handoff.id, mode: handoff.mode, created_at: handoff.created_at.toISOString(), content, carried };
   }
 }

@@ -54,6 +54,10 @@ export class Handoff {
   @TimestampColumn({ nullable: true })
   consumed_at!: Date | null;
 
+  /** The session holding the work this handoff carries until a session accepts it (null: it carries none). */
+  @IdColumn({ nullable: true })
+  carrier_session_id!: string | null;
+
   @IdColumn({ nullable: true })
   consumed_by_session_id!: string | null;
 }

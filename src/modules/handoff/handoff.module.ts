@@ -8,6 +8,7 @@ import { HandoffCorrectionsService } from './handoff-corrections.service';
 import { HandoffLedgerModule } from './handoff-ledger.module';
 import { HandoffMaterialService } from './handoff-material.service';
 import { HandoffService } from './handoff.service';
+import { HandoffContextSection } from './handoff-context.section';
 import { HandoffTools } from './handoff.tools';
 import { QueuedSessionsService } from './queued-sessions.service';
 
@@ -15,7 +16,7 @@ import { QueuedSessionsService } from './queued-sessions.service';
 @Module({
   imports: [ContextModule, SessionsModule, HandoffLedgerModule, ProfileLayersModule],
   controllers: [HandoffController],
-  providers: [HandoffService, HandoffAcceptService, HandoffMaterialService, HandoffCorrectionsService, QueuedSessionsService, HandoffTools],
+  providers: [HandoffService, HandoffContextSection, HandoffAcceptService, HandoffMaterialService, HandoffCorrectionsService, QueuedSessionsService, HandoffTools],
   exports: [HandoffService],
 })
 export class HandoffModule {}

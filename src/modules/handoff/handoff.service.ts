@@ -4,6 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RequestError } from '../../common/errors/request-error';
+import { SessionError } from '../sessions/sessions.errors';
 import { HandoffHooks } from '../../common/extensions/handoff-hooks';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -14,6 +16,7 @@ import { ProjectSettingsService } from '../project-settings/project-settings.ser
 import { GenerateHandoffDto } from './dto/generate-handoff.dto';
 import { changedFilesInLastCommits, ChangedFiles } from './git-changes.util';
 import { HandoffMode } from './handoff.constants';
+import { CarriedWork, HandoffCarry } from './handoff-carry.service';
 import { Handoff } from './handoff.entity';
 import { requireSessionOf } from './handoff-corrections.service';
 import { buildHandoff } from './handoff-document.util';
@@ -35,6 +38,8 @@ export interface HandoffAnswer {
   expires_at: string;
   queued_goal_included: boolean;
   changed_files: string[];
+  /** With `carry`: the work now held for whoever accepts the handoff; null otherwise. */
+  carried: CarriedWork | null;
 }
 
 /**
@@ -53,6 +58,7 @@ export class HandoffService {
     private readonly hooks: HandoffHooks,
     private readonly tools: ToolRegistry,
     private readonly hostedDefaults: HostedDefaultsStore,
+    private readonly carry: HandoffCarry,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -63,6 +69,8 @@ export class HandoffService {
     return this.db.transaction(async (m) => {
       const project = await requireProject(m, projectId);
       const session = input.session_id ? await requireSessionOf(m, projectId, input.session_id) : null;
+      if (input.carry && !session) throw RequestError.invalidInput('carry needs session_id: the session whose work the handoff carries');
+      if (input.carry && session?.status !== 'active') throw SessionError.closed(input.session_id as string);
       // Hooks first (the sprint module fills touches_files), so the sections show their result.
       await this.hooks.runAll(m, { projectId, changedFiles: changes.files });
       const previous = await m.findOne(Handoff, { where: { project_id: projectId }, order: { created_at: 'DESC', id: 'DESC' } });
@@ -71,6 +79,8 @@ export class HandoffService {
       const id = randomUUID();
       const token = newHandoffToken();
       const expiresAt = new Date(now.getTime() + this.config.handoffTtlS * 1000);
+      // Before the material is read: the handoff shows the carried work as held for it.
+      const carried = input.carry && session ? await this.carry.take(m, session, id, expiresAt) : null;
       const material = await this.material.gather(m, project, mode, session, previous?.created_at ?? null, now, changes);
       const queuedGoal = await this.queue.take(m, projectId);
       const doc = buildHandoff({ ...material, handoffId: id, token, expiresAt, summary: input.summary, queuedGoal });
@@ -92,6 +102,7 @@ export class HandoffService {
         expires_at: expiresAt,
         consumed_at: null,
         consumed_by_session_id: null,
+        carrier_session_id: carried?.carrierId ?? null,
       });
       // Written inside the transaction: a file that cannot be written leaves no record behind.
       const filePath = await this.store(projectId, fileName, doc.content);
@@ -107,6 +118,7 @@ export class HandoffService {
         expires_at: expiresAt.toISOString(),
         queued_goal_included: queuedGoal !== null,
         changed_files: changes.files,
+        carried: carried?.carried ?? null,
       };
     });
   }

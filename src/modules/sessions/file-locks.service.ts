@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, MoreThan } from 'typeorm';
 import { bindParams, fromSqlTimestamp, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
@@ -13,6 +13,7 @@ import { FileLock } from './file-lock.entity';
 import { normalizeFilePath } from './file-path.util';
 import { Session } from './session.entity';
 import { SessionCloseHooks } from './session-close-hooks';
+import { SessionHandovers } from './session-handovers';
 import { LockHolder, SessionError } from './sessions.errors';
 
 export interface LockView {
@@ -54,6 +55,7 @@ export class FileLocksService implements OnModuleInit {
     private readonly db: TenantDb,
     private readonly clock: Clock,
     private readonly closeHooks: SessionCloseHooks,
+    private readonly handovers: SessionHandovers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly settings: ProjectSettingsService,
   ) {}
@@ -61,6 +63,14 @@ export class FileLocksService implements OnModuleInit {
   onModuleInit() {
     this.closeHooks.register('file-locks', async (m, session) => {
       await m.delete(FileLock, { session_id: session.id });
+    });
+    // Locks still live move; each is held until the handover says (a handoff's expiry, or a fresh TTL).
+    this.handovers.register('file_locks', {
+      move: async (m, from, to, { locksUntil }) => {
+        const result = await m.update(FileLock, { session_id: from.id, expires_at: MoreThan(this.clock.now()) }, { session_id: to.id, expires_at: locksUntil });
+        return result.affected ?? 0;
+      },
+      count: (m, sessionId) => m.countBy(FileLock, { session_id: sessionId, expires_at: MoreThan(this.clock.now()) }),
     });
   }
 

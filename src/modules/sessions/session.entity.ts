@@ -2,9 +2,14 @@ import { Column, Entity } from 'typeorm';
 import { PrimaryIdColumn, IdColumn, TimestampColumn } from '../../database/columns';
 
 export type SessionStatus = 'active' | 'closed';
-export type SessionKind = 'interactive' | 'worker';
-/** Why a session ended: closed by its owner or a Stop hook, or swept after going silent. */
-export type SessionCloseReason = 'closed' | 'swept';
+/** `handoff`: a session Baton opens to hold the work a handoff carries until a session takes it over. */
+export type SessionKind = 'interactive' | 'worker' | 'handoff';
+/**
+ * Why a session ended: closed by its owner or a Stop hook, swept after going silent, or (a
+ * handoff's carrier) its work taken over by the session that accepted the handoff, or released
+ * when the handoff expired unaccepted.
+ */
+export type SessionCloseReason = 'closed' | 'swept' | 'handed_off' | 'handoff_expired';
 
 @Entity('sessions')
 export class Session {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, LessThan } from 'typeorm';
+import { EntityManager, LessThan, Not } from 'typeorm';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { RequestError } from '../../common/errors/request-error';
@@ -82,10 +82,11 @@ export class SessionsService {
   /** Refreshes last_seen. `ok` is false once the session is closed (its owner should start a new one). */
   async heartbeat(id: string): Promise<{ ok: boolean; status: 'active' | 'closed' }> {
     return this.db.transaction(async (m) => {
-      const result = await m.update(Session, { id, status: 'active' }, { last_seen: this.clock.now() });
+      // A handoff's carrier keeps its handoff's expiry as last_seen: a beat must not move it.
+      const result = await m.update(Session, { id, status: 'active', kind: Not('handoff') }, { last_seen: this.clock.now() });
       if (result.affected) return { ok: true, status: 'active' as const };
-      await this.require(m, id);
-      return { ok: false, status: 'closed' as const };
+      const session = await this.require(m, id);
+      return session.status === 'active' ? { ok: true, status: 'active' as const } : { ok: false, status: 'closed' as const };
     });
   }
 
@@ -120,24 +121,58 @@ export class SessionsService {
   }
 
   /**
+   * Opens the session that holds what a handoff carries until a session takes it over: kind
+   * `handoff`, named after the handoff, by the author's human. Its last_seen is the handoff's
+   * expiry: the sweeper closes it then (`handoff_expired`), releasing whatever it still holds.
+   */
+  async openCarrier(m: EntityManager, author: Session, handoffId: string, expiresAt: Date): Promise<Session> {
+    const now = this.clock.now();
+    const carrier: Session = {
+      id: randomUUID(),
+      project_id: author.project_id,
+      name: `handoff-${handoffId.slice(0, 8)}`,
+      kind: 'handoff',
+      status: 'active',
+      human_id: author.human_id,
+      state: null,
+      last_seen: expiresAt,
+      created_at: now,
+      closed_at: null,
+      close_reason: null,
+    };
+    await m.insert(Session, carrier);
+    return carrier;
+  }
+
+  /** Closes `id`, if active, inside the caller's transaction (its close hooks run there too). */
+  closeWithin(m: EntityManager, id: string, reason: SessionCloseReason): Promise<boolean> {
+    return this.closeIn(m, id, reason);
+  }
+
+  /**
    * Closes the current tenant's sessions silent since before `cutoff`, with the
-   * same effects as a close. Each close is conditional on the session still
-   * being silent, so a heartbeat that lands mid-sweep wins and two sweepers
-   * never close one session twice.
+   * same effects as a close, and the carriers of handoffs that expired unaccepted.
+   * Each close is conditional on the session still being silent, so a heartbeat
+   * that lands mid-sweep wins and two sweepers never close one session twice.
    */
   async sweep(cutoff: Date): Promise<number> {
     let swept = 0;
+    const now = this.clock.now();
     for (;;) {
       const closed = await this.db.transaction(async (m) => {
         const stale = await m.find(Session, {
-          select: { id: true },
-          where: { status: 'active', last_seen: LessThan(cutoff) },
+          select: { id: true, kind: true },
+          where: [
+            { status: 'active', kind: Not('handoff'), last_seen: LessThan(cutoff) },
+            { status: 'active', kind: 'handoff', last_seen: LessThan(now) },
+          ],
           take: SWEEP_BATCH,
           order: { last_seen: 'ASC' },
         });
         const done: Session[] = [];
-        for (const { id } of stale) {
-          if (await this.closeIn(m, id, 'swept', cutoff)) done.push(await this.require(m, id));
+        for (const { id, kind } of stale) {
+          const closedNow = kind === 'handoff' ? await this.closeIn(m, id, 'handoff_expired', now) : await this.closeIn(m, id, 'swept', cutoff);
+          if (closedNow) done.push(await this.require(m, id));
         }
         return { done, more: stale.length === SWEEP_BATCH };
       });

@@ -4,6 +4,7 @@ import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { Session } from '../sessions/session.entity';
 import { SessionCloseHooks } from '../sessions/session-close-hooks';
+import { SessionHandovers } from '../sessions/session-handovers';
 import { CloseSprintItemDto, CompleteSprintItemDto, PushSprintItemDto } from './dto/transition.dto';
 import { SprintDb } from './sprint-db.service';
 import { SprintEvents } from './sprint-events.service';
@@ -30,17 +31,27 @@ export class SprintTransitions implements OnModuleInit {
     private readonly sprint: SprintDb,
     private readonly waves: SprintWaves,
     private readonly closeHooks: SessionCloseHooks,
+    private readonly handovers: SessionHandovers,
     private readonly events: SprintEvents,
     private readonly db: TenantDb,
     private readonly clock: Clock,
   ) {}
 
   onModuleInit() {
-    this.closeHooks.register('sprint', async (m, session) => {
+    this.closeHooks.register('sprint', async (m, session, reason) => {
       const tx = new SprintTx(m, this.db.dialect, session.project_id, this.clock.now());
-      await this.requeueHeldBy(tx, session.id);
+      // Work a handoff carried and nobody took over was not worked on: not a stall.
+      await this.requeueHeldBy(tx, session.id, reason !== 'handoff_expired');
       // The hook runs inside the closing transaction; the close commits right after it.
       this.events.publish(tx.changes);
+    });
+    // In-progress items move to the receiving session as they are: same status, claim time and claimant.
+    this.handovers.register('sprint_items', {
+      move: async (m, from, to) => {
+        const result = await m.update(SprintItem, { claimed_by_session_id: from.id, status: 'in_progress' }, { claimed_by_session_id: to.id, updated_at: this.clock.now() });
+        return result.affected ?? 0;
+      },
+      count: (m, sessionId) => m.countBy(SprintItem, { claimed_by_session_id: sessionId, status: 'in_progress' }),
     });
   }
 
@@ -102,13 +113,13 @@ export class SprintTransitions implements OnModuleInit {
 
   /**
    * The session `sessionId` ended with items in progress: each is re-queued
-   * as pending with stall_count + 1, or, at the STALL_LIMIT-th stall, failed
-   * with a note saying why.
+   * as pending with stall_count + 1 (when `stalled`), or, at the STALL_LIMIT-th
+   * stall, failed with a note saying why.
    */
-  async requeueHeldBy(tx: SprintTx, sessionId: string): Promise<void> {
+  async requeueHeldBy(tx: SprintTx, sessionId: string, stalled = true): Promise<void> {
     const held = await tx.m.findBy(SprintItem, { claimed_by_session_id: sessionId, status: 'in_progress' });
     for (const item of held) {
-      const stalls = item.stall_count + 1;
+      const stalls = item.stall_count + (stalled ? 1 : 0);
       const next: SprintItem = { ...item, stall_count: stalls, claimed_at: null, claimed_by_session_id: null, claimant: null, updated_at: tx.now };
       if (stalls >= STALL_LIMIT) {
         next.status = 'failed';

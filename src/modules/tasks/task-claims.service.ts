@@ -3,6 +3,7 @@ import { bindParams, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { requireProject } from '../projects/require-project.util';
 import { SessionCloseHooks } from '../sessions/session-close-hooks';
+import { SessionHandovers } from '../sessions/session-handovers';
 import { ClaimTaskDto } from './dto/claim-task.dto';
 import { ClaimableQueryDto } from './dto/claimable-query.dto';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto';
@@ -29,12 +30,20 @@ export class TaskClaimsService implements OnModuleInit {
     private readonly db: TenantDb,
     private readonly clock: Clock,
     private readonly closeHooks: SessionCloseHooks,
+    private readonly handovers: SessionHandovers,
   ) {}
 
   onModuleInit() {
     // A session that ends while working on a task hands it back to the queue.
     this.closeHooks.register('tasks', async (m, session) => {
       await m.update(Task, { claimed_by: session.id, status: 'in_progress' }, { status: 'pending', claimed_by: null, claimed_at: null, updated_at: this.clock.now() });
+    });
+    this.handovers.register('tasks', {
+      move: async (m, from, to) => {
+        const result = await m.update(Task, { claimed_by: from.id, status: 'in_progress' }, { claimed_by: to.id, updated_at: this.clock.now() });
+        return result.affected ?? 0;
+      },
+      count: (m, sessionId) => m.countBy(Task, { claimed_by: sessionId, status: 'in_progress' }),
     });
   }
 

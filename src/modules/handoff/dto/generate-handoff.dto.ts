@@ -1,4 +1,4 @@
-import { IsIn, IsOptional } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { Uuid } from '../../../common/validation/uuid.decorator';
 import { HANDOFF_MODES, HANDOFF_SUMMARY_MAX, HandoffMode } from '../handoff.constants';
 import { FreeTextRules } from './free-text.rules';
@@ -18,4 +18,12 @@ export class GenerateHandoffDto {
   @IsOptional()
   @FreeTextRules('summary', HANDOFF_SUMMARY_MAX)
   summary?: string;
+
+  /**
+   * Pass the baton: the session's in-progress sprint items and tasks and its file locks move to
+   * whoever accepts the handoff (held for it meanwhile), so this session may end at once. Needs session_id.
+   */
+  @IsOptional()
+  @IsBoolean({ message: 'carry must be true or false' })
+  carry?: boolean;
 }
