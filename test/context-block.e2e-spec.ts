@@ -122,6 +122,24 @@ describe.each(eachBackend())('context block on %s', (_name, backend) => {
     expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(2048);
   });
 
+  test('brief mode keeps the goal whole; failed items and open questions show with what a session needs', async () => {
+    const id = await newProject();
+    const goal = ['Ship the importer:', '1. parse CSV', '2. validate rows', '3. write batches', '4. report errors', 'Done when the sample files import.'].join('\n');
+    expect((await run.http.post(`/projects/${id}/goal`, { content: goal })).status).toBe(200);
+    const session = (await run.http.post('/sessions/register', { project_id: id, name: 'asker' })).body.id;
+    const item = (await run.http.post(`/projects/${id}/sprint-items`, { title: 'Parse quoted fields', version: 'v1' })).body;
+    await run.http.post(`/projects/${id}/sprint-items/${item.id}/fail`, { reason: 'the sample file is not UTF-8' });
+    const question = (await run.http.post(`/projects/${id}/hitl`, { question: 'Accept Latin-1 files too?', session_id: session, urgency: 'high' })).body;
+    const brief = await block(id, '?mode=brief');
+    for (const line of goal.split('\n')) expect(brief).toContain(line);
+    const full = await block(id);
+    expect(full).toContain(`- [failed] Parse quoted fields (normal, ${item.slug}): Failed: the sample file is not UTF-8\n`);
+    expect(full).toContain(`- [high] Accept Latin-1 files too? (${question.id}, asked ${question.created_at})\n`);
+    // Answered, the question leaves the block.
+    expect((await run.http.patch(`/hitl/${question.id}`, { answer: 'yes' })).status).toBe(200);
+    expect(await block(id)).not.toContain('Accept Latin-1 files too?');
+  });
+
   test('one very long line is cut, and line breaks and control characters never reach the block', async () => {
     const id = await newProject();
     head.set(id, [`${'y'.repeat(1000)}`, 'two\nlines\u0007 and a bell']);

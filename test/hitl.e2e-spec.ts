@@ -96,6 +96,19 @@ describe.each(eachBackend())('HITL on %s', (_name, backend) => {
     expect(human.body.status).toBe('pending');
   });
 
+  test('hitl_auto_answer is what the asking session resolves: a session layer that turns it off gets a human', async () => {
+    const projectId = (await run.http.post('/projects', { name: 'HITL per session' })).body.id;
+    expect((await run.http.patch(`/projects/${projectId}/settings`, { hitl_auto_answer: true })).status).toBe(200);
+    const careful = (await run.http.post('/sessions/register', { project_id: projectId, name: 'careful' })).body;
+    const quick = (await run.http.post('/sessions/register', { project_id: projectId, name: 'quick' })).body;
+    // Off is tighter: a session may set it without a reason.
+    expect((await run.http.send('PUT', `/profile-layers/session/${careful.id}`, { fields: { hitl_auto_answer: false } })).status).toBe(200);
+    const asked = await run.http.post(`/projects/${projectId}/hitl`, { question: 'Rename the table?', session_id: careful.id });
+    expect(asked.body).toMatchObject({ status: 'pending', answered_by: null });
+    const auto = await run.http.post(`/projects/${projectId}/hitl`, { question: 'Rename the column?', session_id: quick.id });
+    expect(auto.body).toMatchObject({ status: 'answered', answered_by: 'auto' });
+  });
+
   test('GET /hitl/{id}?wait returns as soon as the answer lands; without an answer it returns pending after the wait', async () => {
     const socket = await dashboardSocket(run.testApp.url, run.token);
     try {

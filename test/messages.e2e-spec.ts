@@ -57,6 +57,29 @@ describe.each(eachBackend())('messages on %s', (_name, backend) => {
     expect((await receive({ session_id: bob.id })).body).toEqual({ messages: [], acked_through: sent[2].seq });
   });
 
+  test('the sending session is recorded by Baton: the receiver can reply to it, and its own broadcast does not come back to it', async () => {
+    const dana = await register('dana');
+    const eve = await register('eve');
+    const sent = await send({ to_session_id: eve.id, body: 'can you look at the parser?', session_id: dana.id });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ from: 'dana', from_session_id: dana.id });
+    const got = (await receive({ session_id: eve.id })).body.messages;
+    expect(got.map((m: { from_session_id: string; from: string }) => [m.from, m.from_session_id])).toEqual([['dana', dana.id]]);
+    // Eve replies to the session that wrote, from the message alone.
+    await send({ to_session_id: got[0].from_session_id, body: 'on it', session_id: eve.id });
+    expect((await receive({ session_id: dana.id })).body.messages.map((m: { body: string; from_session_id: string }) => [m.body, m.from_session_id])).toEqual([['on it', eve.id]]);
+    // A broadcast reaches everyone but the session that sent it.
+    await send({ broadcast: true, body: 'parser merged', session_id: dana.id });
+    expect((await receive({ session_id: eve.id })).body.messages.map((m: { body: string }) => m.body)).toContain('parser merged');
+    expect((await receive({ session_id: dana.id })).body.messages.map((m: { body: string }) => m.body)).not.toContain('parser merged');
+    // The session named must be a live session of the project.
+    const unknown = await send({ to_session_id: eve.id, body: 'x', session_id: randomUUID() });
+    expect(unknown.status).toBe(404);
+    await run.http.post(`/sessions/${dana.id}/close`);
+    const closed = await send({ to_session_id: eve.id, body: 'x', session_id: dana.id });
+    expect([closed.status, closed.body.code]).toEqual([409, 'SESSION_CLOSED']);
+  });
+
   test('named agents and project-wide messages: each reader gets its own and the broadcasts sent after it started', async () => {
     const early = await send({ broadcast: true, body: 'before anyone listened' });
     expect(early.status).toBe(201);

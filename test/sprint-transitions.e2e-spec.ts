@@ -72,7 +72,12 @@ describe.each(eachBackend())('sprint item transitions on %s', (_name, backend) =
     const client = await connectMcp(run.testApp.url, run.token);
     try {
       const pushed = await callTool(client, 'push_sprint_item', { project_id: projectId, item_id: p.id, to_version: 'v3', reason: 'too big for this sprint' });
-      expect(pushed.value).toMatchObject({ status: 'pushed', pushed_to: 'v3', version: 'v1', notes: 'Pushed to v3: too big for this sprint' });
+      expect(pushed.value).toMatchObject({
+        status: 'pushed',
+        pushed_to: 'v3',
+        version: 'v1',
+        notes: expect.stringMatching(/^Pushed to v3 as [a-z0-9-]+: too big for this sprint$/),
+      });
       expect(pushed.value.completed_at).toEqual(expect.any(String));
       expect((await callTool(client, 'skip_sprint_item', { project_id: projectId, item_id: p.id })).structured?.code).toBe('ITEM_TERMINAL');
       expect((await callTool(client, 'fail_sprint_item', { project_id: projectId, item_id: f.id, reason: 'again' })).structured?.code).toBe('ITEM_TERMINAL');
@@ -165,7 +170,8 @@ describe.each(eachBackend())('sprint item transitions on %s', (_name, backend) =
       expect(indeterminate).toMatchObject({ status: 'indeterminate', completed_at: null, notes: 'Indeterminate: a subtask failed.' });
       // Out of indeterminate: a claim by id, or any finishing route.
       expect((await api.claim(projectId, other.id, { session_id: worker.id })).body.item.status).toBe('in_progress');
-      expect((await post(projectId, other.id, 'complete', { notes: 'fixed by hand' })).body.status).toBe('done');
+      // The worker holds it: a person finishing it overrides the claim, with a reason.
+      expect((await post(projectId, other.id, 'complete', { notes: 'fixed by hand', force: true, force_reason: 'done by hand meanwhile' })).body.status).toBe('done');
 
       // A pushed subtask leaves the parent as it is: a person decides.
       const third = await api.item(projectId, { title: 'Polish onboarding' });
@@ -177,6 +183,75 @@ describe.each(eachBackend())('sprint item transitions on %s', (_name, backend) =
     } finally {
       await client.close();
     }
+  });
+
+  test('finishing an item another live session holds needs that session, or force with a reason that is kept', async () => {
+    const projectId = await api.project('Held by another');
+    const holder = await api.session(projectId, { name: 'holder' });
+    const other = await api.session(projectId, { name: 'other' });
+    const item = await api.item(projectId, { title: 'Contested work' });
+    expect((await api.claim(projectId, item.id, { session_id: holder.id })).body.claimed).toBe(true);
+    for (const [action, body] of [
+      ['complete', {}],
+      ['complete', { session_id: other.id }],
+      ['fail', { reason: 'x' }],
+      ['skip', { session_id: other.id }],
+      ['push', { to_version: 'v9' }],
+    ] as const) {
+      const refused = await post(projectId, item.id, action, body);
+      expect({ action, body, status: refused.status, code: refused.body.code, holder: refused.body.claimed_by_session_id }).toEqual({
+        action,
+        body,
+        status: 409,
+        code: 'CLAIM_MISMATCH',
+        holder: holder.id,
+      });
+    }
+    const noReason = await post(projectId, item.id, 'complete', { force: true });
+    expect([noReason.status, noReason.body.detail]).toEqual([400, 'force needs force_reason: say why the item is finished over its gate']);
+    const forced = await post(projectId, item.id, 'complete', { session_id: other.id, force: true, force_reason: 'holder went quiet; work verified', notes: 'merged' });
+    expect(forced.status).toBe(200);
+    expect(forced.body.status).toBe('done');
+    expect(forced.body.notes).toContain(
+      `Complete with force: it was held by session holder (${holder.id}), finished by session ${other.id}; reason: holder went quiet; work verified`,
+    );
+    // The holder itself needs no force.
+    const mine = await api.item(projectId, { title: 'Own work' });
+    await api.claim(projectId, mine.id, { session_id: holder.id });
+    expect((await post(projectId, mine.id, 'complete', { session_id: holder.id })).body.status).toBe('done');
+  });
+
+  test('completing an item whose dependency is unfinished needs force with a reason', async () => {
+    const projectId = await api.project('Out of order');
+    const first = await api.item(projectId, { title: 'Schema first' });
+    const second = await api.item(projectId, { title: 'Then the API', depends_on: first.id });
+    const refused = await post(projectId, second.id, 'complete', {});
+    expect([refused.status, refused.body.code]).toEqual([409, 'DEPENDENCY_UNMET']);
+    const forced = await post(projectId, second.id, 'complete', { force: true, force_reason: 'shipped together' });
+    expect(forced.body).toMatchObject({ status: 'done', notes: expect.stringContaining('reason: shipped together') });
+    // Skipping or failing it needs no force: that is not the work done.
+    const third = await api.item(projectId, { title: 'Later polish', depends_on: first.id });
+    expect((await post(projectId, third.id, 'skip', {})).body.status).toBe('skipped');
+  });
+
+  test('a pushed item goes on in its target sprint as a pending copy', async () => {
+    const projectId = await api.project('Push forward');
+    const item = await api.item(projectId, { title: 'Dark mode', priority: 'high', group: 'ui', notes: 'needs design', touches_resources: ['file:src/theme.ts'] });
+    const pushed = await post(projectId, item.id, 'push', { to_version: 'v2', reason: 'next sprint' });
+    expect(pushed.body).toMatchObject({ status: 'pushed', pushed_to: 'v2' });
+    const inTarget = (await run.http.get(`/projects/${projectId}/sprint-items?version=v2`)).body as Record<string, unknown>[];
+    expect(inTarget).toEqual([
+      expect.objectContaining({
+        title: 'Dark mode',
+        version: 'v2',
+        status: 'pending',
+        priority: 'high',
+        group: 'ui',
+        touches_resources: ['file:src/theme.ts'],
+        claimed_by_session_id: null,
+      }),
+    ]);
+    expect(pushed.body.notes).toContain(`Pushed to v2 as ${inTarget[0].slug}: next sprint`);
   });
 
   test('a wave that finishes gets one immutable completion record; later changes do not alter it', async () => {

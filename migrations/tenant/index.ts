@@ -17,6 +17,7 @@ import { AiLog1732290000000 } from './1732290000000-ai-log';
 import { AiLogLeanIndexes1732290100000 } from './1732290100000-ai-log-lean-indexes';
 import { HandoffTokenHashes1732300000000 } from './1732300000000-handoff-token-hashes';
 import { HandoffCarriers1732310000000 } from './1732310000000-handoff-carriers';
+import { MessageSenderSessions1732320000000 } from './1732320000000-message-sender-sessions';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -38,4 +39,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   AiLogLeanIndexes1732290100000,
   HandoffTokenHashes1732300000000,
   HandoffCarriers1732310000000,
+  MessageSenderSessions1732320000000,
 ];

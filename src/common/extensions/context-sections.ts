@@ -10,6 +10,8 @@ export interface ContextSection {
   order: number;
   /** Most important first: truncation drops lines from the end. */
   lines: string[];
+  /** Kept whole in a brief block too (the goal): only the byte cap shortens it. */
+  whole?: boolean;
 }
 
 export type ContextSectionProvider = (manager: EntityManager, projectId: string) => Promise<ContextSection | null>;

@@ -91,8 +91,8 @@ export class ContextBlockService {
 
   /** SHA-256 of the board: every section but the volatile list of active sessions. */
   static boardHash(sections: ContextSection[]): string {
-    // Who is active, and which handoff waits, are not the board: a handoff must not diverge from itself.
-    const board = sections.filter((s) => s.key !== 'sessions' && s.key !== 'handoff').map((s) => [s.key, s.title, s.lines]);
+    // Who is active, which handoff waits and which questions are open are not the board: a handoff must not diverge from itself.
+    const board = sections.filter((s) => !OFF_BOARD.has(s.key)).map((s) => [s.key, s.title, s.lines]);
     return createHash('sha256').update(JSON.stringify(board)).digest('hex');
   }
 
@@ -106,8 +106,11 @@ export class ContextBlockService {
   }
 }
 
+/** Sections that are not the board a handoff is checked against. */
+const OFF_BOARD = new Set(['sessions', 'handoff', 'hitl']);
+
 function toBlock(section: ContextSection): RenderBlock {
-  return { key: section.key, title: section.title, lines: section.lines, style: 'list' };
+  return { key: section.key, title: section.title, lines: section.lines, style: 'list', whole: section.whole };
 }
 
 function escapeAttribute(value: string): string {

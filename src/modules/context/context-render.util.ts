@@ -17,6 +17,8 @@ export interface RenderBlock {
   lines: string[];
   /** list: each line a bullet on one line; text: lines of a paragraph kept as written. */
   style?: 'list' | 'text';
+  /** Not cut to `maxLinesPerBlock` (the goal in a brief block): only the byte cap can shorten it. */
+  whole?: boolean;
 }
 
 export interface RenderOptions {
@@ -58,7 +60,7 @@ export function renderBlocks(input: RenderBlock[], options: RenderOptions): Rend
   const blocks = input.map((b) => {
     const style = b.style ?? 'list';
     const cleaned = b.lines.map((l) => cleanLine(l, style, options.maxLineChars)).filter((l) => style === 'text' || l !== '');
-    const considered = options.maxLinesPerBlock === undefined ? cleaned : cleaned.slice(0, options.maxLinesPerBlock);
+    const considered = options.maxLinesPerBlock === undefined || b.whole ? cleaned : cleaned.slice(0, options.maxLinesPerBlock);
     return { key: b.key, title: cleanLine(b.title, 'list', 200), style, lines: considered, total: cleaned.length };
   });
   if (blocks.length === 0) {

@@ -25,7 +25,8 @@ export class GoalsContextSection implements OnModuleInit {
             .filter((l, i, all) => l !== '' || all[i - 1] !== ''),
         );
       if (lines.length === 0) return null;
-      return { key: 'goal', title: 'Goal', order: 20, lines };
+      // A brief block keeps the goal whole: it is what every session works towards.
+      return { key: 'goal', title: 'Goal', order: 20, lines, whole: true };
     });
   }
 }

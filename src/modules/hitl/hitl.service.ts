@@ -8,7 +8,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { NotificationsService } from '../notifications/notifications.service';
 import { requireProject } from '../projects/require-project.util';
-import { ProjectSettingsService } from '../project-settings/project-settings.service';
+import { ProfileResolver } from '../profile-layers/profile-resolver.service';
 import { PushService } from '../push/push.service';
 import { Session } from '../sessions/session.entity';
 import { CreateHitlDto } from './dto/create-hitl.dto';
@@ -37,7 +37,7 @@ export class HitlService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
-    private readonly settings: ProjectSettingsService,
+    private readonly profiles: ProfileResolver,
     private readonly push: PushService,
     private readonly notifications: NotificationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -49,7 +49,8 @@ export class HitlService {
       await requireProject(m, projectId);
       const session = await m.findOneBy(Session, { id: input.session_id, project_id: projectId });
       if (!session) throw HitlError.sessionNotInProject(input.session_id, projectId);
-      const auto = (await this.settings.read(m, projectId)).hitl_auto_answer && !input.require_human;
+      // As resolved for the asking session: a session or user layer may tighten (or, with a reason, loosen) the project's.
+      const auto = (await this.profiles.sessionField(m, projectId, session, 'hitl_auto_answer')) === true && !input.require_human;
       const now = this.clock.now();
       const row: HitlRequest = {
         id: randomUUID(),

@@ -80,10 +80,13 @@ export class MessageStore {
   async pending(m: EntityManager, projectId: string, reader: Reader, limit: number): Promise<{ rows: MessageRow[]; ackedSeq: number }> {
     const rows: (Omit<MessageRow, 'id'> & { id: string | null; acked_seq: string | number })[] = await this.query(
       m,
-      `SELECT c.acked_seq, msg.id, msg.project_id, msg.seq, msg.sender, msg.recipient_kind, msg.recipient, msg.body, msg.idempotency_key, msg.created_at
+      `SELECT c.acked_seq, msg.id, msg.project_id, msg.seq, msg.sender, msg.sender_session_id, msg.recipient_kind, msg.recipient, msg.body, msg.idempotency_key, msg.created_at
          FROM message_cursors c
          LEFT JOIN messages msg ON msg.project_id = c.project_id AND msg.seq > c.acked_seq
-              AND ((msg.recipient_kind = $2 AND msg.recipient = $3) OR (msg.recipient_kind = 'project' AND msg.seq > c.start_seq))
+              AND ((msg.recipient_kind = $2 AND msg.recipient = $3)
+                   OR (msg.recipient_kind = 'project' AND msg.seq > c.start_seq
+                       -- a broadcast does not come back to the session that sent it
+                       AND NOT ($2 = 'session' AND msg.sender_session_id IS NOT NULL AND CAST(msg.sender_session_id AS text) = $3)))
         WHERE c.project_id = $1 AND c.reader_kind = $2 AND c.reader = $3
         ORDER BY msg.seq
         LIMIT $4`,

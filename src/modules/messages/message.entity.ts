@@ -20,6 +20,10 @@ export class Message {
   @Column('text', { nullable: true })
   sender!: string | null;
 
+  /** The sending session, when the sender named its session_id (checked: a session of the project). */
+  @IdColumn({ nullable: true })
+  sender_session_id!: string | null;
+
   @Column('text')
   recipient_kind!: RecipientKind;
 

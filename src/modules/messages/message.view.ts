@@ -7,6 +7,8 @@ export interface MessageView {
   /** Position in the project's order; acknowledge with ack_through = the last seq handled. */
   seq: number;
   from: string | null;
+  /** The sending session, checked by Baton: reply with to_session_id set to it. */
+  from_session_id: string | null;
   recipient_kind: RecipientKind;
   /** Session id or agent name; null for a project-wide message. */
   recipient: string | null;
@@ -20,6 +22,7 @@ export interface MessageRow {
   project_id: string;
   seq: string | number;
   sender: string | null;
+  sender_session_id: string | null;
   recipient_kind: RecipientKind;
   recipient: string | null;
   body: string;
@@ -33,6 +36,7 @@ export function toMessageView(row: MessageRow): MessageView {
     project_id: row.project_id,
     seq: Number(row.seq),
     from: row.sender,
+    from_session_id: row.sender_session_id ?? null,
     recipient_kind: row.recipient_kind,
     recipient: row.recipient,
     body: row.body,

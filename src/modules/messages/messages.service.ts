@@ -8,6 +8,7 @@ import { RequestError } from '../../common/errors/request-error';
 import { requireProject } from '../projects/require-project.util';
 import { PushService } from '../push/push.service';
 import { Session } from '../sessions/session.entity';
+import { SessionError } from '../sessions/sessions.errors';
 import { ReaderDto } from './dto/reader.dto';
 import { ReceiveMessagesDto } from './dto/receive-messages.dto';
 import { SendMessageDto } from './dto/send-message.dto';
@@ -116,6 +117,9 @@ export class MessagesService {
       if (!session) throw MessageError.sessionNotFound(target.recipient as string, projectId);
       if (session.status !== 'active') throw MessageError.recipientClosed(session.id);
     }
+    const senderSession = input.session_id ? await m.findOneBy(Session, { id: input.session_id.toLowerCase(), project_id: projectId }) : null;
+    if (input.session_id && !senderSession) throw MessageError.sessionNotFound(input.session_id, projectId);
+    if (senderSession && senderSession.status !== 'active') throw SessionError.closed(senderSession.id);
     if (input.idempotency_key) {
       const existing = await m.findOneBy(Message, { project_id: projectId, idempotency_key: input.idempotency_key });
       if (existing) return replay(existing, input, target);
@@ -124,7 +128,8 @@ export class MessagesService {
       id: randomUUID(),
       project_id: projectId,
       seq: String(await this.store.nextSeq(m, projectId)),
-      sender: input.from ?? null,
+      sender: input.from ?? senderSession?.name ?? null,
+      sender_session_id: senderSession?.id ?? null,
       recipient_kind: target.kind,
       recipient: target.recipient,
       body: input.body,
@@ -175,7 +180,12 @@ function readerOf(input: ReaderDto): Reader {
 
 /** The stored message of a repeated key, when the repeat is the same message; otherwise a conflict. */
 function replay(existing: Message, input: SendMessageDto, target: Target): SendResult {
-  const same = existing.recipient_kind === target.kind && existing.recipient === target.recipient && existing.body === input.body && existing.sender === (input.from ?? null);
+  const same =
+    existing.recipient_kind === target.kind &&
+    existing.recipient === target.recipient &&
+    existing.body === input.body &&
+    (existing.sender_session_id ?? null) === (input.session_id?.toLowerCase() ?? null) &&
+    (input.from === undefined || existing.sender === input.from);
   if (!same) throw MessageError.idempotencyConflict(existing.idempotency_key as string, existing.id);
   return { ...toMessageView(existing), duplicate: true };
 }

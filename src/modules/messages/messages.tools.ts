@@ -12,7 +12,7 @@ export class MessagesTools {
   @McpTool({
     name: 'send_message',
     description:
-      'Send a message to a session (to_session_id), a named agent (to_agent) or the whole project (broadcast: true). Durable; an idempotency_key makes a retried send store one message.',
+      'Send a message to a session (to_session_id), a named agent (to_agent) or the whole project (broadcast: true). Pass your session_id: receivers see it as from_session_id to reply to, and your own broadcasts do not come back to you. Durable; an idempotency_key makes a retried send store one message.',
     input: SendMessageToolDto,
   })
   send(input: SendMessageToolDto) {

@@ -130,6 +130,12 @@ export class ProfileResolver implements OnModuleInit {
     };
   }
 
+  /** What one field resolves to for a session of a project (its human's layer and its own included). */
+  async sessionField(m: EntityManager, projectId: string, session: { id: string; human_id: string }, name: string): Promise<ProfileValue | undefined> {
+    const { fields } = resolveLayers((await this.collect(m, { projectId, sessionId: session.id, userId: session.human_id })).layers);
+    return fields.get(name)?.value;
+  }
+
   /** What the project's legacy settings resolve to for everyone working on it (no user, no session). */
   async projectFields(m: EntityManager, projectId: string): Promise<Map<string, FieldResolution>> {
     return resolveLayers((await this.collect(m, { projectId })).layers).fields;

@@ -12,6 +12,8 @@ import { ACTIVE_STATUSES } from './sprint.constants';
 
 /** Lines of the context block: most important first (the block drops lines from the end). */
 const CONTEXT_LINES = 50;
+/** Failed items shown in the context block, newest first. */
+const FAILED_LINES = 10;
 const TOUCHED_FILES_MAX = 100;
 const STATUS_WEIGHT: Record<string, number> = { in_progress: 0, indeterminate: 1, provisional_complete: 2, pending: 3, todo: 4 };
 
@@ -32,6 +34,7 @@ export class SprintIntegrations implements OnModuleInit {
 
   onModuleInit() {
     this.sections.register('sprint_items', (m, projectId) => this.contextSection(m, projectId));
+    this.sections.register('sprint_failed', (m, projectId) => this.failedSection(m, projectId));
     this.handoffHooks.register('sprint-touches-files', async (m, { projectId, changedFiles }) => {
       const tx = new SprintTx(m, this.db.dialect, projectId, this.clock.now());
       await this.fillTouchedFiles(tx, changedFiles);
@@ -50,6 +53,18 @@ export class SprintIntegrations implements OnModuleInit {
     });
     if (items.length > CONTEXT_LINES) lines.push(`... and ${items.length - CONTEXT_LINES} more active items`);
     return { key: 'sprint_items', title: 'Sprint items', order: 30, lines };
+  }
+
+  /** Items that failed, newest first, with the last note (their reason): work someone must look at again. */
+  async failedSection(m: EntityManager, projectId: string): Promise<ContextSection | null> {
+    const failed = await m.find(SprintItem, { where: { project_id: projectId, status: 'failed' }, order: { completed_at: 'DESC', id: 'ASC' }, take: FAILED_LINES + 1 });
+    if (failed.length === 0) return null;
+    const lines = failed.slice(0, FAILED_LINES).map((i) => {
+      const why = i.notes?.trim().split('\n').pop();
+      return `[failed] ${i.title} (${i.priority}, ${i.slug})${why ? `: ${why}` : ''}`;
+    });
+    if (failed.length > FAILED_LINES) lines.push('... and more failed items (list_sprint_items with status failed)');
+    return { key: 'sprint_failed', title: 'Failed sprint items', order: 31, lines };
   }
 
   /**

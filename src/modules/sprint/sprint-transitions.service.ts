@@ -2,13 +2,16 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RequestError } from '../../common/errors/request-error';
 import { Session } from '../sessions/session.entity';
 import { SessionCloseHooks } from '../sessions/session-close-hooks';
 import { SessionHandovers } from '../sessions/session-handovers';
-import { CloseSprintItemDto, CompleteSprintItemDto, PushSprintItemDto } from './dto/transition.dto';
+import { CreateSprintItemDto } from './dto/create-sprint-item.dto';
+import { CloseSprintItemDto, CompleteSprintItemDto, ForceFinishDto, PushSprintItemDto } from './dto/transition.dto';
 import { SprintDb } from './sprint-db.service';
 import { SprintEvents } from './sprint-events.service';
 import { SprintItem } from './sprint-item.entity';
+import { SprintItemsService } from './sprint-items.service';
 import { SprintItemView, toSprintItemView } from './sprint-item.view';
 import { appendNote, requireItem } from './sprint-store.util';
 import { SprintChangeKind, SprintTx } from './sprint-tx';
@@ -32,6 +35,7 @@ export class SprintTransitions implements OnModuleInit {
     private readonly waves: SprintWaves,
     private readonly closeHooks: SessionCloseHooks,
     private readonly handovers: SessionHandovers,
+    private readonly items: SprintItemsService,
     private readonly events: SprintEvents,
     private readonly db: TenantDb,
     private readonly clock: Clock,
@@ -74,16 +78,14 @@ export class SprintTransitions implements OnModuleInit {
   /** Applies one finishing action to an item that is still active. */
   async finishIn(tx: SprintTx, item: SprintItem, action: FinishAction, input: CompleteSprintItemDto & Partial<PushSprintItemDto>): Promise<SprintItem> {
     if (TERMINAL_STATUSES.includes(item.status)) throw SprintError.itemTerminal(item.slug, item.status, action);
-    if (input.session_id && item.status === 'in_progress' && item.claimed_by_session_id && item.claimed_by_session_id !== input.session_id) {
-      const holder = await tx.m.findOneBy(Session, { id: item.claimed_by_session_id });
-      if (holder?.status === 'active') throw SprintError.claimMismatch(item.slug, holder.id, action);
-    }
+    const overridden = await this.overriddenGate(tx, item, action, input);
     const next: SprintItem = { ...item, updated_at: tx.now };
+    if (overridden) next.notes = appendNote(next.notes, `${capitalised(action)} with force: ${overridden}; reason: ${input.force_reason}`);
     let change: SprintChangeKind;
     if (action === 'complete') {
       const notes = input.notes?.trim() ? input.notes : undefined;
       if (item.required_notes && !notes && !input.task_id && !item.task_id) throw SprintError.evidenceRequired(item.slug);
-      if (notes) next.notes = appendNote(item.notes, notes);
+      if (notes) next.notes = appendNote(next.notes, notes);
       if (input.task_id) next.task_id = input.task_id;
       next.status = input.provisional ? 'provisional_complete' : 'done';
       change = 'completed';
@@ -92,16 +94,18 @@ export class SprintTransitions implements OnModuleInit {
       if (action === 'fail') {
         next.status = 'failed';
         change = 'failed';
-        if (reason) next.notes = appendNote(item.notes, `Failed: ${reason}`);
+        if (reason) next.notes = appendNote(next.notes, `Failed: ${reason}`);
       } else if (action === 'skip') {
         next.status = 'skipped';
         change = 'skipped';
-        if (reason) next.notes = appendNote(item.notes, `Skipped: ${reason}`);
+        if (reason) next.notes = appendNote(next.notes, `Skipped: ${reason}`);
       } else {
         next.status = 'pushed';
         next.pushed_to = input.to_version as string;
         change = 'pushed';
-        if (reason) next.notes = appendNote(item.notes, `Pushed to ${next.pushed_to}: ${reason}`);
+        // The work goes on in the target sprint: a pending copy of the item is created there.
+        const copy = await this.items.createIn(tx, pushedCopy(item, next.pushed_to));
+        next.notes = appendNote(next.notes, `Pushed to ${next.pushed_to} as ${copy.slug}${reason ? `: ${reason}` : ''}`);
       }
     }
     if (TERMINAL_STATUSES.includes(next.status)) next.completed_at = tx.now;
@@ -124,7 +128,7 @@ export class SprintTransitions implements OnModuleInit {
       if (stalls >= STALL_LIMIT) {
         next.status = 'failed';
         next.completed_at = tx.now;
-        next.notes = appendNote(item.notes, `Failed: the sessions working on it ended ${stalls} times without completing it.`);
+        next.notes = appendNote(next.notes, `Failed: the sessions working on it ended ${stalls} times without completing it.`);
         await this.write(tx, item, next);
         tx.changed('failed', next);
         await this.afterFinished(tx, next);
@@ -134,6 +138,31 @@ export class SprintTransitions implements OnModuleInit {
         tx.changed('requeued', next);
       }
     }
+  }
+
+  /**
+   * What would refuse `action` on `item`: another live session holds it (only that session may
+   * finish it), or, to complete it, the item it depends on is not finished. Refused unless
+   * `force` with a `force_reason`; then answers what was overridden, for the item's notes.
+   */
+  private async overriddenGate(tx: SprintTx, item: SprintItem, action: FinishAction, input: ForceFinishDto & { session_id?: string }): Promise<string | null> {
+    if (input.force && !input.force_reason?.trim()) throw RequestError.invalidInput('force needs force_reason: say why the item is finished over its gate');
+    if (item.status === 'in_progress' && item.claimed_by_session_id && item.claimed_by_session_id !== input.session_id) {
+      const holder = await tx.m.findOneBy(Session, { id: item.claimed_by_session_id });
+      if (holder?.status === 'active') {
+        if (!input.force) throw SprintError.claimMismatch(item.slug, holder.id, action);
+        return `it was held by session ${holder.name} (${holder.id})${input.session_id ? `, finished by session ${input.session_id}` : ''}`;
+      }
+    }
+    if (action === 'complete' && item.status !== 'in_progress' && item.depends_on) {
+      const dependency = await tx.m.findOneBy(SprintItem, { id: item.depends_on });
+      const failed = dependency?.status === 'failed';
+      if (dependency && !(TERMINAL_STATUSES.includes(dependency.status) && (!failed || item.failure_mode === 'continue'))) {
+        if (!input.force) throw SprintError.dependencyUnmet(item.slug, dependency, failed);
+        return `it depends on ${dependency.slug}, which is ${dependency.status}`;
+      }
+    }
+    return null;
   }
 
   /** Conditional on the status read: a concurrent change makes this a STATUS_RACE, never a lost update. */
@@ -198,4 +227,27 @@ export class SprintTransitions implements OnModuleInit {
 
 function activeWhere(m: EntityManager, where: Partial<Record<keyof SprintItem, unknown>>): Promise<SprintItem[]> {
   return m.find(SprintItem, { where: { ...where, status: In([...ACTIVE_STATUSES]) } as object });
+}
+
+function capitalised(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/** The item as it goes on in the sprint `version`: pending, unclaimed, with what describes the work and where it lands. */
+function pushedCopy(item: SprintItem, version: string): CreateSprintItemDto {
+  const resources = JSON.parse(item.touches_resources) as string[];
+  return {
+    version,
+    title: item.title,
+    force: true, // the original is finished (pushed): the copy is not a duplicate of it
+    ...(item.item_group ? { group: item.item_group } : {}),
+    ...(item.notes ? { notes: item.notes } : {}),
+    ...(resources.length > 0 ? { touches_resources: resources } : {}),
+    ...(item.track ? { track: item.track } : {}),
+    priority: item.priority,
+    ...(item.human_id ? { human_id: item.human_id } : {}),
+    failure_mode: item.failure_mode,
+    milestone_type: item.milestone_type,
+    required_notes: item.required_notes,
+  };
 }

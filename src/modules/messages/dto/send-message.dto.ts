@@ -19,7 +19,14 @@ export class SendMessageDto {
   @PlainText('body', 65_536)
   body!: string;
 
-  /** Who sends (a session id, an agent or a person's name): shown to the receiver. */
+  /**
+   * The sending session: Baton checks it is a live session of the project and records it, so a
+   * receiver can reply to it and a broadcast skips it. Its name is the default `from`.
+   */
+  @OptionalSessionId()
+  session_id?: string;
+
+  /** Who sends (an agent or a person's name): shown to the receiver. */
   @IsOptional()
   @ShortName()
   from?: string;

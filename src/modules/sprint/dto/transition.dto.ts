@@ -3,8 +3,23 @@ import { OptionalNotNull } from '../../../common/validation/optional-not-null.de
 import { Uuid } from '../../../common/validation/uuid.decorator';
 import { LabelRules, TextRules } from './sprint-field.rules';
 
+/**
+ * Overriding what would refuse a finishing action: another live session holds the item, or (to
+ * complete it) the item it depends on is not finished. Both fields together; the reason is kept
+ * in the item's notes.
+ */
+export class ForceFinishDto {
+  @OptionalNotNull()
+  @IsBoolean({ message: 'force must be true or false' })
+  force?: boolean;
+
+  @OptionalNotNull()
+  @TextRules('force_reason')
+  force_reason?: string;
+}
+
 /** POST .../complete: evidence (notes or a task log entry) and, optionally, who completes it. */
-export class CompleteSprintItemDto {
+export class CompleteSprintItemDto extends ForceFinishDto {
   @OptionalNotNull()
   @Uuid()
   task_id?: string;
@@ -25,7 +40,7 @@ export class CompleteSprintItemDto {
 }
 
 /** POST .../fail and .../skip. */
-export class CloseSprintItemDto {
+export class CloseSprintItemDto extends ForceFinishDto {
   @OptionalNotNull()
   @TextRules('reason')
   reason?: string;
