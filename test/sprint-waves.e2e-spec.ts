@@ -85,7 +85,7 @@ describe.each(eachBackend())('assign_sprint_waves on %s', (_name, backend) => {
     expect(items.every((i) => i.wave === null)).toBe(true);
   });
 
-  test('an undeclared item gets a wave of its own; items behind a blocker are counted as blocked; a version limits the plan', async () => {
+  test('an undeclared item joins the first wave after its dependencies; items behind a blocker are counted as blocked; a version limits the plan', async () => {
     const projectId = await api.project('Waves Misc');
     const manual = await api.item(projectId, { title: 'Sign the vendor contract', blocker_kind: 'manual' });
     const blocked = await api.item(projectId, { title: 'Integrate the vendor SDK', depends_on: manual.id, touches_resources: ['file:src/vendor.ts'] });
@@ -94,11 +94,37 @@ describe.each(eachBackend())('assign_sprint_waves on %s', (_name, backend) => {
     const z = await api.item(projectId, { title: 'Tidy the metrics', touches_resources: ['file:src/metrics.ts'] });
     const other = await api.item(projectId, { title: 'Next release work', version: 'v2', touches_resources: ['file:src/next.ts'] });
     const result = (await run.http.post(`/projects/${projectId}/sprint/assign-waves`, { version: 'v1' })).body;
-    expect(result).toMatchObject({ version: 'v1', wave_count: 2, assigned: 3, blocked_count: 1, undeclared_count: 1 });
-    expect(result.waves.map((w: { items: { id: string }[] }) => w.items.map((i) => i.id))).toEqual([[x.id, z.id], [y.id]]);
+    expect(result).toMatchObject({ version: 'v1', wave_count: 1, assigned: 3, blocked_count: 1, undeclared_count: 1 });
+    expect(result.waves.map((w: { items: { id: string }[] }) => w.items.map((i) => i.id))).toEqual([[x.id, y.id, z.id]]);
     expect((await api.get(projectId, blocked.id)).body.wave).toBeNull();
     expect((await api.get(projectId, manual.id)).body.wave).toBeNull();
     expect((await api.get(projectId, other.id)).body.wave).toBeNull();
+  });
+
+  test('items declaring no resources share waves: each takes the first wave after what it depends on, beside declared items', async () => {
+    const projectId = await api.project('Undeclared Share');
+    const a = await api.item(projectId, { title: 'Alpha undeclared chore' });
+    const b = await api.item(projectId, { title: 'Bravo undeclared tidy' });
+    const c = await api.item(projectId, { title: 'Charlie parser work', touches_resources: ['file:src/x.ts'] });
+    const d = await api.item(projectId, { title: 'Delta parser follow', touches_resources: ['file:src/x.ts'] });
+    const e = await api.item(projectId, { title: 'Echo undeclared after parser', depends_on: c.id });
+    const f = await api.item(projectId, { title: 'Foxtrot undeclared last', depends_on: e.id });
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const result = (await callTool(client, 'assign_sprint_waves', { project_id: projectId })).value;
+      expect(result).toMatchObject({ wave_count: 3, assigned: 6, blocked_count: 0, undeclared_count: 4 });
+      expect(result.waves.map((w: { wave: string; items: { id: string }[] }) => [w.wave, w.items.map((i) => i.id)])).toEqual([
+        ['wave-1', [a.id, b.id, c.id]],
+        ['wave-2', [d.id, e.id]],
+        ['wave-3', [f.id]],
+      ]);
+    } finally {
+      await client.close();
+    }
+    const waves = Object.fromEntries(
+      ((await run.http.get(`/projects/${projectId}/sprint-items`)).body as { title: string; wave: string }[]).map((i) => [i.title.split(' ')[0], i.wave]),
+    );
+    expect(waves).toEqual({ Alpha: 'wave-1', Bravo: 'wave-1', Charlie: 'wave-1', Delta: 'wave-2', Echo: 'wave-2', Foxtrot: 'wave-3' });
   });
 
   test('labels continue after waves already used, so a completed wave keeps its record and its name', async () => {

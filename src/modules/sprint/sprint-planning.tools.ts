@@ -32,7 +32,7 @@ export class SprintPlanningTools {
   @McpTool({
     name: 'assign_sprint_waves',
     description:
-      'Label pending items with parallel-execution waves (wave-1, wave-2, ...): an item comes after the waves of what it depends on, items touching the same resource never share a wave, an item declaring no resources gets its own. A dependency cycle is refused.',
+      'Label pending items with parallel-execution waves (wave-1, wave-2, ...): an item comes after the waves of what it depends on, items touching the same resource never share a wave, an item declaring no resources joins the first wave after its dependencies (undeclared_count says how many). A dependency cycle is refused.',
     input: AssignWavesToolDto,
   })
   assignWaves(input: AssignWavesToolDto) {

@@ -32,8 +32,10 @@ const WAVE_LABEL = /^wave-(\d+)$/;
 /**
  * Waves: groups of pending items that can run in parallel. An item's wave
  * comes after the waves of what it depends on; two items touching the same
- * resource never share a wave; an item that declares no resources gets a
- * wave of its own (its footprint is unknown).
+ * resource never share a wave. An item that declares no resources conflicts
+ * with nothing declared, so it takes the first wave after its dependencies
+ * like any other: isolating it would add a whole wave per such item, and the
+ * file lock gate still stops two sessions editing one locked file.
  */
 @Injectable()
 export class SprintWaves {
@@ -92,7 +94,7 @@ export class SprintWaves {
     // Already in serving order (priority, age); a stable sort by depth keeps it within a depth.
     const ordered = [...schedulable].sort((a, b) => depthOf(a) - depthOf(b));
 
-    const waves: { items: SprintItem[]; resources: Set<string>; isolated: boolean }[] = [];
+    const waves: { items: SprintItem[]; resources: Set<string> }[] = [];
     const waveOf = new Map<string, number>();
     let undeclared = 0;
     for (const item of ordered) {
@@ -100,14 +102,10 @@ export class SprintWaves {
       if (resources.length === 0) undeclared++;
       const dep = item.depends_on && waveOf.has(item.depends_on) ? waveOf.get(item.depends_on)! : -1;
       let w = dep + 1;
-      for (; w < waves.length; w++) {
-        const wave = waves[w];
-        if (resources.length === 0 ? wave.items.length === 0 : !wave.isolated && !resources.some((r) => wave.resources.has(r))) break;
-      }
-      if (w === waves.length) waves.push({ items: [], resources: new Set(), isolated: false });
+      while (w < waves.length && resources.some((r) => waves[w].resources.has(r))) w++;
+      if (w === waves.length) waves.push({ items: [], resources: new Set() });
       waves[w].items.push(item);
       resources.forEach((r) => waves[w].resources.add(r));
-      if (resources.length === 0) waves[w].isolated = true;
       waveOf.set(item.id, w);
     }
 
