@@ -20,28 +20,67 @@ const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', 
 /** The claimer is a live session of the project; a worker session claims only as ai. */
 const SESSION_OK = `EXISTS (SELECT 1 FROM sessions s WHERE s.id = $2 AND s.project_id = $1 AND s.status = 'active' AND (s.kind <> 'worker' OR $4 = 'ai'))`;
 
-/** Every claim gate (spec §3), on the item aliased `a`. */
-export function claimGates(a: string): string {
-  return [
-    // deferred_until not in the future
-    `(${a}.deferred_until IS NULL OR ${a}.deferred_until <= $3)`,
-    // not superseded
-    `(${a}.blocker_kind IS NULL OR ${a}.blocker_kind <> 'superseded')`,
-    // depends_on finished: any terminal status, but a failed dependency only lets a `continue` item through
-    `(${a}.depends_on IS NULL OR EXISTS (SELECT 1 FROM sprint_items d WHERE d.id = ${a}.depends_on
+/** The name a gate carries in a refusal's `gate` field and in the waiting list of a next-claim that found nothing. */
+export type ClaimGateName = 'blocked' | 'deferred' | 'superseded' | 'depends_on' | 'track' | 'prospect' | 'file_lock' | 'milestone' | 'human';
+
+export interface ClaimGate {
+  gate: ClaimGateName;
+  /** The condition an item aliased `a` must meet to pass the gate. */
+  passes: (a: string) => string;
+}
+
+/**
+ * Every claim gate (spec §3), in the order refusals name them. The claim
+ * statements AND them together, and the waiting list evaluates each one
+ * alone, so the reasons it gives are exactly what refuses the claim.
+ */
+export const CLAIM_GATES: readonly ClaimGate[] = [
+  { gate: 'deferred', passes: (a) => `(${a}.deferred_until IS NULL OR ${a}.deferred_until <= $3)` },
+  { gate: 'superseded', passes: (a) => `(${a}.blocker_kind IS NULL OR ${a}.blocker_kind <> 'superseded')` },
+  // any terminal status, but a failed dependency only lets a `continue` item through
+  {
+    gate: 'depends_on',
+    passes: (a) => `(${a}.depends_on IS NULL OR EXISTS (SELECT 1 FROM sprint_items d WHERE d.id = ${a}.depends_on
        AND (d.status IN (${list(TERMINAL_STATUSES.filter((s) => s !== 'failed'))}) OR (d.status = 'failed' AND ${a}.failure_mode = 'continue'))))`,
-    // its track is neither deferred nor skipped
-    `(${a}.track IS NULL OR NOT EXISTS (SELECT 1 FROM sprint_tracks t WHERE t.project_id = ${a}.project_id AND t.name = ${a}.track AND t.state <> 'active'))`,
-    // prospect gate: declared resources need locations attached by a planner, unless bypassed
-    `(${a}.prospect_bypass = 1 OR ${a}.prospected_at IS NOT NULL OR ${a}.touches_resources = '[]')`,
-    // no file it touches is locked by another live session
-    `NOT EXISTS (SELECT 1 FROM sprint_item_resources r
+  },
+  // its track is neither deferred nor skipped
+  {
+    gate: 'track',
+    passes: (a) => `(${a}.track IS NULL OR NOT EXISTS (SELECT 1 FROM sprint_tracks t WHERE t.project_id = ${a}.project_id AND t.name = ${a}.track AND t.state <> 'active'))`,
+  },
+  // declared resources need locations attached by a planner, unless bypassed
+  { gate: 'prospect', passes: (a) => `(${a}.prospect_bypass = 1 OR ${a}.prospected_at IS NOT NULL OR ${a}.touches_resources = '[]')` },
+  // no file it touches is locked by another live session
+  { gate: 'file_lock', passes: (a) => `NOT EXISTS (SELECT 1 ${lockedFilesFrom(`r.item_id = ${a}.id`)})` },
+  // milestones and human work are for people; the two gates together pass only a task not owned by a human
+  { gate: 'milestone', passes: (a) => `($4 = 'human' OR ${a}.milestone_type <> 'milestone')` },
+  {
+    gate: 'human',
+    passes: (a) => `($4 = 'human' OR ${a}.milestone_type = 'milestone' OR (${a}.milestone_type = 'task' AND (${a}.owner IS NULL OR ${a}.owner <> 'human')))`,
+  },
+];
+
+/**
+ * The next-claimable pick also passes over items with a manual blocker. With
+ * the superseded gate this is `blocker_kind IS NULL`, written so that a
+ * superseded item is held by one gate, not two.
+ */
+const MANUAL_BLOCKER_GATE: ClaimGate = { gate: 'blocked', passes: (a) => `(${a}.blocker_kind IS NULL OR ${a}.blocker_kind = 'superseded')` };
+
+/** Every gate of the next-claimable pick, in the order the waiting list names them. */
+export const NEXT_CLAIM_GATES: readonly ClaimGate[] = [MANUAL_BLOCKER_GATE, ...CLAIM_GATES];
+
+/** The FROM and WHERE of the file lock gate: files of the items `itemsWhere` selects (on `r`) locked by another live session than $2. */
+function lockedFilesFrom(itemsWhere: string): string {
+  return `FROM sprint_item_resources r
        JOIN file_locks l ON l.project_id = r.project_id AND l.file_path = r.file_path
        JOIN sessions ls ON ls.id = l.session_id
-      WHERE r.item_id = ${a}.id AND r.file_path IS NOT NULL AND l.session_id <> $2 AND l.expires_at > $3 AND ls.status = 'active')`,
-    // milestones and human work are for people
-    `($4 = 'human' OR (${a}.milestone_type = 'task' AND (${a}.owner IS NULL OR ${a}.owner <> 'human')))`,
-  ].join('\n   AND ');
+      WHERE ${itemsWhere} AND r.file_path IS NOT NULL AND l.session_id <> $2 AND l.expires_at > $3 AND ls.status = 'active'`;
+}
+
+/** Every claim gate on the item aliased `a`, as one condition. */
+export function claimGates(a: string, gates: readonly ClaimGate[] = CLAIM_GATES): string {
+  return gates.map((g) => g.passes(a)).join('\n   AND ');
 }
 
 const SET_CLAIMED = `SET status = 'in_progress', claimed_at = $3, claimed_by_session_id = $2, claimant = $4, updated_at = $3`;
@@ -90,8 +129,8 @@ export function claimItemSql(dialect: Dialect, byId: boolean): string {
  */
 export function nextClaimableSelect(dialect: Dialect): string {
   return `SELECT n.id FROM sprint_items n
-  WHERE n.project_id = $1 AND n.status IN (${list(NEXT_CLAIMABLE_STATUSES)}) AND n.blocker_kind IS NULL
-   AND ${claimGates('n')}
+  WHERE n.project_id = $1 AND n.status IN (${list(NEXT_CLAIMABLE_STATUSES)})
+   AND ${claimGates('n', NEXT_CLAIM_GATES)}
   ORDER BY n.priority_rank, n.added_at, n.id
   LIMIT 1${dialect === 'postgres' ? ' FOR UPDATE OF n SKIP LOCKED' : ''}`;
 }
@@ -110,4 +149,27 @@ export function claimNextSql(dialect: Dialect): string {
 /** The id the next-claimable pick would take, without claiming it (for "already claimed" answers). */
 export function peekNextSql(): string {
   return nextClaimableSelect('sqlite');
+}
+
+/**
+ * The todo and pending items of the project in serving order, at most $5,
+ * each with one column per gate of the next-claimable pick: `held_<gate>` is
+ * 1 when that gate holds the item. Same parameters as the claim.
+ */
+export function waitingItemsSql(): string {
+  const held = NEXT_CLAIM_GATES.map((g) => `CASE WHEN ${g.passes('n')} THEN 0 ELSE 1 END AS held_${g.gate}`).join(',\n    ');
+  return `SELECT n.*,
+    ${held}
+  FROM sprint_items n
+  WHERE n.project_id = $1 AND n.status IN (${list(NEXT_CLAIMABLE_STATUSES)})
+  ORDER BY n.priority_rank, n.added_at, n.id
+  LIMIT $5`;
+}
+
+/** The files of `count` items ($4, $5, ...: their ids) that the file lock gate holds, with the lock and its holder. */
+export function lockedFilesSql(count: number): string {
+  const ids = Array.from({ length: count }, (_, i) => `$${i + 4}`).join(', ');
+  return `SELECT r.item_id, l.file_path, l.session_id, ls.name AS session_name, l.expires_at
+  ${lockedFilesFrom(`r.project_id = $1 AND r.item_id IN (${ids})`)}
+  ORDER BY r.item_id, l.file_path`;
 }
