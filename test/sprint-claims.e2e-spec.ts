@@ -157,6 +157,121 @@ describe.each(eachBackend())('sprint claims on %s', (_name, backend) => {
     expect((await api.claim(projectId, waiting.id, { session_id: worker.id })).body.claimed).toBe(true);
   });
 
+  test('a next-claim that finds nothing lists each waiting item by priority with every gate that holds it, as a claim by id would name it', async () => {
+    const projectId = await api.project('Why Nothing');
+    const worker = await api.session(projectId, { name: 'idle-worker', kind: 'worker' });
+    const holder = await api.session(projectId, { name: 'lock-holder' });
+    const parent = await api.item(projectId, { title: 'Parent work first', priority: 'urgent' });
+    expect((await api.claim(projectId, parent.id, { session_id: holder.id })).body.claimed).toBe(true);
+    await run.http.send('PUT', `/projects/${projectId}/sprint-tracks/parked`, { state: 'deferred' });
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      expect((await callTool(client, 'claim_file', { file_path: 'src/locked.ts', session_id: holder.id })).value.claimed).toBe(true);
+      const future = new Date(Date.now() + 3600_000).toISOString();
+      const add = (title: string, priority: string, extra: Record<string, unknown> = {}) => api.item(projectId, { title, priority, force: true, ...extra });
+      const items = [
+        await add('Deferred and unprospected', 'urgent', { deferred_until: future, touches_resources: ['file:src/later.ts'] }),
+        await add('Superseded plan', 'high', { blocker_kind: 'superseded' }),
+        await add('Manual contract', 'high', { blocker_kind: 'manual' }),
+        await add('Child of parent', 'normal', { depends_on: parent.slug }),
+        await add('Parked lane', 'normal', { track: 'parked' }),
+        await add('Needs prospecting', 'normal', { touches_resources: ['file:src/gate.ts'] }),
+        await add('Locked file work', 'low', { touches_resources: ['file:src/locked.ts'], prospect_bypass: 1 }),
+        await add('Launch marker', 'low', { milestone_type: 'milestone' }),
+        await add('Sign contract', 'low', { milestone_type: 'human' }),
+      ];
+      const expected: [string, Record<string, unknown>[]][] = [
+        [
+          'Deferred and unprospected',
+          [
+            { gate: 'deferred', code: 'DEFERRED', deferred_until: future },
+            { gate: 'prospect', code: 'UNPROSPECTED', touches_resources: ['file:src/later.ts'] },
+          ],
+        ],
+        ['Superseded plan', [{ gate: 'superseded', code: 'SUPERSEDED' }]],
+        ['Manual contract', [{ gate: 'blocked', blocker_kind: 'manual' }]],
+        ['Child of parent', [{ gate: 'depends_on', code: 'DEPENDENCY_UNMET', depends_on: parent.id, depends_on_slug: parent.slug, depends_on_status: 'in_progress' }]],
+        ['Parked lane', [{ gate: 'track', code: 'TRACK_DEFERRED', track: 'parked', track_state: 'deferred' }]],
+        ['Needs prospecting', [{ gate: 'prospect', code: 'UNPROSPECTED' }]],
+        ['Locked file work', [{ gate: 'file_lock', code: 'FILE_LOCKED', file_path: 'src/locked.ts', holder_session_id: holder.id, holder_name: 'lock-holder' }]],
+        ['Launch marker', [{ gate: 'milestone', code: 'MILESTONE_NOT_CLAIMABLE' }]],
+        ['Sign contract', [{ gate: 'human', code: 'HUMAN_ONLY' }]],
+      ];
+
+      const rest = await api.claim(projectId, undefined, { session_id: worker.id });
+      expect(rest.status).toBe(200);
+      expect(rest.body).toMatchObject({ claimed: false, item: null, waiting: items.length, waiting_not_listed: 0 });
+      const listed = rest.body.waiting_items as { item_id: string; title: string; gates: Record<string, unknown>[] }[];
+      expect(listed.map((w) => [w.title, w.gates.map((g) => g.gate)])).toEqual(expected.map(([title, gates]) => [title, gates.map((g) => g.gate)]));
+      for (const [i, [title, gates]] of expected.entries()) {
+        expect(listed[i]).toMatchObject({ item_id: items[i].id, slug: items[i].slug, title, status: 'pending', gates });
+        for (const gate of listed[i].gates) expect(gate.detail).toEqual(expect.any(String));
+      }
+      expect(listed[1].gates[0].detail).toContain('superseded');
+      expect(listed[3].gates[0].detail).toContain(parent.slug);
+      expect(listed[5].gates[0].detail).toContain(`/projects/${projectId}/sprint-items/${items[5].slug}/prospect`);
+      expect(listed[5].gates[0].detail).toContain('prospect_bypass=1');
+      expect(listed[6].gates[0].detail).toContain('lock-holder');
+
+      // The MCP tool gives the same answer.
+      const viaTool = await callTool(client, 'claim_sprint_item', { project_id: projectId, session_id: worker.id });
+      expect(viaTool.isError).toBe(false);
+      expect(viaTool.value).toEqual(rest.body);
+
+      // Each reason is the refusal a claim of that item by id gets (the manual blocker only keeps it from the pick, so it is not tried).
+      for (const entry of listed.filter((w) => w.gates[0].code !== undefined)) {
+        const byId = await api.claim(projectId, entry.item_id, { session_id: worker.id });
+        expect({ title: entry.title, status: byId.status, code: byId.body.code, gate: byId.body.gate }).toEqual({
+          title: entry.title,
+          status: 409,
+          code: entry.gates[0].code,
+          gate: entry.gates[0].gate,
+        });
+      }
+
+      // A person passes the milestone and human gates: those two are not listed when claiming as human ... and one of them is claimed.
+      const person = await api.session(projectId, { name: 'a-person' });
+      const asPerson = await api.claim(projectId, undefined, { session_id: person.id, claimant: 'human' });
+      expect(asPerson.body).toEqual({ claimed: true, item: expect.objectContaining({ id: items[7].id, claimant: 'human' }) });
+
+      // Once the parent is finished its child is handed out, and the answer is the plain claim: no waiting fields.
+      expect((await run.http.post(`/projects/${projectId}/sprint-items/${parent.id}/complete`, { session_id: holder.id })).status).toBe(200);
+      const next = await api.claim(projectId, undefined, { session_id: worker.id });
+      expect(next.status).toBe(200);
+      expect(Object.keys(next.body).sort()).toEqual(['claimed', 'item']);
+      expect(next.body.item).toMatchObject({ id: items[3].id, status: 'in_progress', claimed_by_session_id: worker.id });
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('the waiting list stops at 20 items in serving order (priority, then age) and counts the rest', async () => {
+    const projectId = await api.project('Long Wait');
+    const worker = await api.session(projectId, { kind: 'worker' });
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    const priorities = ['low', 'normal', 'high', 'urgent'];
+    const batch = await run.http.post(`/projects/${projectId}/sprint-batch`, {
+      op: 'create',
+      items: Array.from({ length: 26 }, (_, i) => ({ title: `waiting item ${i}`, version: 'v1', force: true, priority: priorities[i % 4], deferred_until: future })),
+    });
+    expect(batch.status).toBe(200);
+    const created = batch.body.items as { id: string; priority: string; added_at: string }[];
+    const rank = (p: string) => ['urgent', 'high', 'normal', 'low'].indexOf(p);
+    // One batch is one transaction: its items share added_at, and the id settles the order.
+    const servingOrder = [...created].sort((a, b) => rank(a.priority) - rank(b.priority) || Date.parse(a.added_at) - Date.parse(b.added_at) || (a.id < b.id ? -1 : 1));
+    const res = await api.claim(projectId, undefined, { session_id: worker.id });
+    expect(res.body).toMatchObject({ claimed: false, item: null, waiting: 26, waiting_not_listed: 6 });
+    expect(res.body.waiting_items.map((w: { item_id: string }) => w.item_id)).toEqual(servingOrder.slice(0, 20).map((c) => c.id));
+    expect(res.body.waiting_items.every((w: { gates: { gate: string }[] }) => w.gates.length === 1 && w.gates[0].gate === 'deferred')).toBe(true);
+  });
+
+  test('nothing waiting: the answer says so with an empty list', async () => {
+    const projectId = await api.project('Empty Wait');
+    const worker = await api.session(projectId, { kind: 'worker' });
+    const res = await api.claim(projectId, undefined, { session_id: worker.id });
+    expect(res.body).toEqual({ claimed: false, item: null, waiting: 0, detail: 'no item is waiting to be claimed', waiting_items: [], waiting_not_listed: 0 });
+  });
+
   test('eight workers racing for one item: exactly one wins, seven are told who holds it', async () => {
     const projectId = await api.project('Race');
     const item = await api.item(projectId, { title: 'The one contested item' });
@@ -305,6 +420,41 @@ describe.each(eachBackend())('sprint claims on %s', (_name, backend) => {
     expect(new Set(rows.map((r) => r.id))).toEqual(new Set(claims.keys()));
     expect((await run.http.get(`/projects/${projectId}/sprint/pending_count`)).body.pending_count).toBe(0);
   }, 300_000);
+});
+
+// Only Postgres lets a claimer pass over a row another transaction holds (FOR UPDATE SKIP LOCKED); SQLite has one writer at a time.
+describe.each(eachBackend().filter(([name]) => name.startsWith('postgres')))('sprint claims contended on %s', (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test('an item another claimer is taking at that moment is listed as contended, and is claimed once that claimer lets go', async () => {
+    const api = sprintClient(run);
+    const projectId = await api.project('Contended');
+    const worker = await api.session(projectId, { kind: 'worker' });
+    const item = await api.item(projectId, { title: 'Taken by a slow claimer' });
+    const answer = await inTenantDb(run.testApp, run.token, async (m) => {
+      await m.query('SELECT id FROM sprint_items WHERE id = $1 FOR UPDATE', [item.id]);
+      return api.claim(projectId, undefined, { session_id: worker.id });
+    });
+    expect(answer.body).toMatchObject({ claimed: false, item: null, waiting: 1, waiting_not_listed: 0 });
+    expect(answer.body.waiting_items).toEqual([
+      {
+        item_id: item.id,
+        slug: item.slug,
+        title: item.title,
+        priority: 'normal',
+        status: 'pending',
+        gates: [{ gate: 'contended', detail: expect.stringContaining('claim again') }],
+      },
+    ]);
+    expect((await api.claim(projectId, undefined, { session_id: worker.id })).body.item).toMatchObject({ id: item.id, status: 'in_progress' });
+  });
 });
 
 describe.each(hostedBackend())('sprint claims across tenants on %s', (_name, backend) => {

@@ -15,6 +15,7 @@ import { itemFromRow, SprintItemView, toSprintItemView } from './sprint-item.vie
 import { queryRows, requireItem } from './sprint-store.util';
 import { SprintTrack } from './sprint-track.entity';
 import { SprintTx } from './sprint-tx';
+import { WaitingItem, waitingItems } from './sprint-waiting.util';
 import { Claimant, NEXT_CLAIMABLE_STATUSES, TERMINAL_STATUSES } from './sprint.constants';
 import { SprintError } from './sprint.errors';
 
@@ -26,6 +27,10 @@ export interface ClaimResult {
   /** Next-claimable found nothing: why, and how many todo/pending items wait on a gate. */
   detail?: string;
   waiting?: number;
+  /** The first WAITING_LIST_MAX of them in serving order, each with every gate that holds it. */
+  waiting_items?: WaitingItem[];
+  /** How many waiting items the list leaves out. */
+  waiting_not_listed?: number;
 }
 
 /**
@@ -66,11 +71,15 @@ export class SprintClaimsService {
     if (rows.length > 0) return this.claimed(tx, rows[0], sessionId);
     await this.explainRefusal(tx, sessionId, claimant);
     const waiting = await tx.m.count(SprintItem, { where: { project_id: tx.projectId, status: In([...NEXT_CLAIMABLE_STATUSES]) } });
+    if (waiting === 0) return { claimed: false, item: null, waiting, detail: 'no item is waiting to be claimed', waiting_items: [], waiting_not_listed: 0 };
+    const listed = await waitingItems(tx, sessionId, claimant);
     return {
       claimed: false,
       item: null,
       waiting,
-      detail: waiting === 0 ? 'no item is waiting to be claimed' : `no item is claimable now: ${waiting} todo/pending item(s) wait on a gate, a lock or another claimer`,
+      detail: `no item is claimable now: ${waiting} todo/pending item(s) wait on a gate, a lock or another claimer (waiting_items says which, by priority)`,
+      waiting_items: listed,
+      waiting_not_listed: Math.max(0, waiting - listed.length),
     };
   }
 
@@ -144,7 +153,7 @@ export class SprintClaimsService {
       const track = await m.findOneBy(SprintTrack, { project_id: tx.projectId, name: item.track });
       if (track && track.state !== 'active') throw SprintError.trackDeferred(item.slug, item.track, track.state);
     }
-    if (!item.prospect_bypass && !item.prospected_at && item.touches_resources !== '[]') throw SprintError.unprospected(item.slug);
+    if (!item.prospect_bypass && !item.prospected_at && item.touches_resources !== '[]') throw SprintError.unprospected(tx.projectId, item.slug, item.touches_resources);
     const files = (await m.findBy(SprintItemResource, { item_id: item.id })).map((r) => r.file_path).filter((p): p is string => p !== null);
     if (files.length > 0) {
       const lock = (await this.locks.liveLocks(m, tx.projectId)).find((l) => files.includes(l.file_path) && l.session_id !== sessionId);

@@ -70,7 +70,7 @@ export class SprintItemsTools {
   @McpTool({
     name: 'claim_sprint_item',
     description:
-      'Claim a sprint item for a session (status in_progress), atomically: exactly one claimer wins. With item_id (id, slug or nickname) that item, else the next claimable one (priority, then age). Refusals name the gate (DEFERRED, SUPERSEDED, DEPENDENCY_UNMET, TRACK_DEFERRED, UNPROSPECTED, FILE_LOCKED, MILESTONE_NOT_CLAIMABLE, HUMAN_ONLY) or the holder (ALREADY_CLAIMED). claimant is ai (default) or human.',
+      'Claim a sprint item for a session (status in_progress), atomically: exactly one claimer wins. With item_id (id, slug or nickname) that item, else the next claimable one (priority, then age). Refusals name the gate (DEFERRED, SUPERSEDED, DEPENDENCY_UNMET, TRACK_DEFERRED, UNPROSPECTED, FILE_LOCKED, MILESTONE_NOT_CLAIMABLE, HUMAN_ONLY) or the holder (ALREADY_CLAIMED). Prospect gate: an item declaring touches_resources waits until a planner attaches locations (prospect_sprint_item) or prospect_bypass=1. When nothing is claimable, waiting_items lists the first 20 waiting items with every gate holding each. claimant is ai (default) or human.',
     input: ClaimSprintItemToolDto,
   })
   claim(input: ClaimSprintItemToolDto) {

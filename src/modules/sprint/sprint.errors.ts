@@ -126,11 +126,13 @@ export class SprintError extends DomainError<SprintErrorCode> {
     });
   }
 
-  static dependencyUnmet(ref: string, dependency: { id: string; slug: string; status: string }, stopped: boolean) {
+  static dependencyUnmet(ref: string, dependency: { id: string; slug: string; title: string; status: string }, stopped: boolean) {
     const why = stopped ? `failed and this item's failure_mode is stop` : `is ${dependency.status}, not finished`;
     return SprintError.make(SprintErrorCode.DependencyUnmet, `sprint item ${ref} depends on ${dependency.slug} (${dependency.id}), which ${why}`, {
       gate: 'depends_on',
       depends_on: dependency.id,
+      depends_on_slug: dependency.slug,
+      depends_on_title: dependency.title,
       depends_on_status: dependency.status,
     });
   }
@@ -143,11 +145,12 @@ export class SprintError extends DomainError<SprintErrorCode> {
     });
   }
 
-  static unprospected(ref: string) {
+  /** The prospect gate: resources declared, no locations attached yet. The detail says how to lift it. */
+  static unprospected(projectId: string, ref: string, touchesResources: string) {
     return SprintError.make(
       SprintErrorCode.Unprospected,
-      `sprint item ${ref} declares touches_resources but no planner has attached concrete locations yet (prospect_sprint_item); set prospect_bypass=1 to skip this gate`,
-      { gate: 'prospect' },
+      `sprint item ${ref} declares touches_resources ${touchesResources} but no planner has attached concrete locations to it yet: attach them with prospect_sprint_item or POST /projects/${projectId}/sprint-items/${ref}/prospect {"locations": ["src/a.ts:42#parse"]}, or set prospect_bypass=1 to skip this gate`,
+      { gate: 'prospect', touches_resources: JSON.parse(touchesResources) as unknown },
     );
   }
 
