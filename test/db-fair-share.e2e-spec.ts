@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { TestDatabase } from './support/pg-database';
+import { timed } from './support/stats';
 import { describePostgres } from './support/suites';
 import { tenantClient, TenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
@@ -38,12 +39,6 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
   async function sleepers(): Promise<number> {
     const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()");
     return rows[0].n;
-  }
-
-  async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
-    const started = performance.now();
-    const result = await work();
-    return { ms: performance.now() - started, result };
   }
 
   test('a tenant holding its share of transactions in slow statements leaves the rest of the pool to the others', async () => {

@@ -1,5 +1,5 @@
 import { eachBackend, RunningBackend } from './support/backends';
-import { callTool, connectMcp } from './support/mcp-client';
+import { callToolOnce } from './support/mcp-client';
 
 /** A file is one lock whatever its spelling: locks and declared files are keyed by one canonical path. */
 describe.each(eachBackend())('file lock paths on %s', (_name, backend) => {
@@ -20,15 +20,7 @@ describe.each(eachBackend())('file lock paths on %s', (_name, backend) => {
     return { id, sessions };
   }
 
-  /** One MCP tool call on a connection of its own. */
-  async function tool(name: string, args: Record<string, unknown>) {
-    const client = await connectMcp(run.testApp.url, run.token);
-    try {
-      return await callTool(client, name, args);
-    } finally {
-      await client.close();
-    }
-  }
+  const tool = (name: string, args: Record<string, unknown>) => callToolOnce(run.testApp.url, run.token, name, args);
 
   /** Two sessions claim a spelling each, at once. */
   function claimBoth(file: [string, string], sessions: string[]) {

@@ -1,10 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { backends, RunningBackend } from './support/backends';
-import { FuzzWorld, leakIn, seedWorld, tally } from './support/fuzz-worlds';
+import { RunningBackend } from './support/backends';
+import { fuzzedBackends, leakIn, startFuzzWorlds, tally, Worlds } from './support/fuzz-worlds';
 import { connectMcp } from './support/mcp-client';
 import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
 import { Expectation, JsonSchema, mutated, objectMutations, seededUuid, validObject, ValueSource } from './support/schema-inputs';
-import { tenantClient } from './support/tenant-client';
 
 /**
  * Every MCP tool the server lists, called through the SDK's client with
@@ -38,12 +37,6 @@ interface Call {
   expect: Expectation;
   field?: string;
   foreign?: boolean;
-}
-
-interface Worlds {
-  home: FuzzWorld;
-  foreign: FuzzWorld;
-  hosted: boolean;
 }
 
 function callsFor(tool: Tool, rng: Random, worlds: Worlds): Call[] {
@@ -205,27 +198,14 @@ function judgeRaw(status: number, text: string): string | undefined {
 
 // ---------------------------------------------------------------- suites
 
-const FUZZED = ['sqlite (self-hosted)', 'postgres (hosted)'];
-
-describe.each(
-  backends()
-    .filter((b) => FUZZED.includes(b.name))
-    .map((b) => [b.name, b] as const),
-)('every MCP tool, fuzzed from its input schema, on %s', (name, backend) => {
+describe.each(fuzzedBackends())('every MCP tool, fuzzed from its input schema, on %s', (name, backend) => {
   let run: RunningBackend;
   let worlds: Worlds;
   let client: Client;
   let tools: Tool[];
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_MCP_RATE_LIMIT: '1000000', SERVICE_MAX_WAIT_SECONDS: '1' });
-    const hosted = run.testApp.config.isHosted;
-    const other = hosted ? await tenantClient(run.testApp, 'tenant-b') : undefined;
-    const rng = seededRandom(seedFor(SEED, `markers ${name}`));
-    const marker = (who: string) => `zq${who}${seededUuid(rng).slice(0, 8)}`;
-    const home = await seedWorld(run.http, marker('home'), { workspace: true, token: run.token });
-    const foreign = await seedWorld(other?.http ?? run.http, marker('away'), { workspace: hosted, tenant: other?.tenant_id, token: other?.token });
-    worlds = { home, foreign, hosted };
+    ({ run, worlds } = await startFuzzWorlds(backend, name, SEED));
     client = await connectMcp(run.testApp.url, run.token);
     tools = (await client.listTools()).tools as Tool[];
   }, 60_000);

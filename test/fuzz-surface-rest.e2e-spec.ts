@@ -1,11 +1,10 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import { backends, RunningBackend } from './support/backends';
-import { FuzzWorld, leakIn, seedWorld, tally } from './support/fuzz-worlds';
+import { RunningBackend } from './support/backends';
+import { fuzzedBackends, leakIn, startFuzzWorlds, tally, Worlds } from './support/fuzz-worlds';
 import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
 import { Expectation, JsonSchema, mutated, objectMutations, schemaOfClass, seededUuid, TOO_DEEP, validObject, ValueSource } from './support/schema-inputs';
-import { tenantClient } from './support/tenant-client';
 
 /**
  * Every REST route of the running application, found through Nest's own route
@@ -109,12 +108,6 @@ function encodePath(route: Route, params: Record<string, unknown>): string {
 
 function queryPairs(query: Record<string, unknown>): [string, string][] {
   return Object.entries(query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, String(x)]) : [[k, String(v)]]));
-}
-
-interface Worlds {
-  home: FuzzWorld;
-  foreign: FuzzWorld;
-  hosted: boolean;
 }
 
 function probesFor(route: Route, rng: Random, worlds: Worlds): Probe[] {
@@ -287,26 +280,13 @@ async function runAll(run: Run, probes: Probe[]): Promise<string[]> {
 
 // ---------------------------------------------------------------- suites
 
-const FUZZED = ['sqlite (self-hosted)', 'postgres (hosted)'];
-
-describe.each(
-  backends()
-    .filter((b) => FUZZED.includes(b.name))
-    .map((b) => [b.name, b] as const),
-)('every REST route, fuzzed from its input classes, on %s', (name, backend) => {
+describe.each(fuzzedBackends())('every REST route, fuzzed from its input classes, on %s', (name, backend) => {
   let run: RunningBackend;
   let worlds: Worlds;
   let routes: Route[];
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_MCP_RATE_LIMIT: '1000000', SERVICE_MAX_WAIT_SECONDS: '1' });
-    const hosted = run.testApp.config.isHosted;
-    const other = hosted ? await tenantClient(run.testApp, 'tenant-b') : undefined;
-    const rng = seededRandom(seedFor(SEED, `markers ${name}`));
-    const marker = (who: string) => `zq${who}${seededUuid(rng).slice(0, 8)}`;
-    const home = await seedWorld(run.http, marker('home'), { workspace: true, token: run.token });
-    const foreign = await seedWorld(other?.http ?? run.http, marker('away'), { workspace: hosted, tenant: other?.tenant_id, token: other?.token });
-    worlds = { home, foreign, hosted };
+    ({ run, worlds } = await startFuzzWorlds(backend, name, SEED));
     routes = discoverRoutes(run.testApp.app);
   }, 60_000);
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
 import { Handoff } from '../src/modules/handoff/handoff.entity';
 import { eachBackend, RunningBackend } from './support/backends';
-import { callTool, connectMcp } from './support/mcp-client';
+import { callToolOnce } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
 
 /** A handoff that passes the baton: the author's work waits for the next session, which takes it over whole. */
@@ -16,14 +16,7 @@ describe.each(eachBackend())('handoffs that carry work on %s', (_name, backend) 
     await run?.stop();
   });
 
-  async function tool(name: string, args: Record<string, unknown>) {
-    const client = await connectMcp(run.testApp.url, run.token);
-    try {
-      return await callTool(client, name, args);
-    } finally {
-      await client.close();
-    }
-  }
+  const tool = (name: string, args: Record<string, unknown>) => callToolOnce(run.testApp.url, run.token, name, args);
 
   /** A project where session `author` holds an in-progress sprint item, a task and a file lock. */
   async function busyProject(name: string) {

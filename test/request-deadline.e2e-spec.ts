@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { TestDatabase } from './support/pg-database';
+import { timed } from './support/stats';
 import { describePostgres } from './support/suites';
 import { tenantClient, TenantClient } from './support/tenant-client';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
@@ -31,12 +32,6 @@ describePostgres('request deadlines', () => {
     await testApp?.close();
     await db?.drop();
   });
-
-  async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
-    const started = performance.now();
-    const result = await work();
-    return { ms: performance.now() - started, result };
-  }
 
   test('a read and a write held up by a lock answer 503 with Retry-After by the deadline, and nothing is written', async () => {
     await admin.query('BEGIN');

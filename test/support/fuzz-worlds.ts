@@ -1,4 +1,8 @@
+import { Backend, backends, RunningBackend } from './backends';
 import { Http } from './http';
+import { Random, seededRandom, seedFor } from './random';
+import { seededUuid } from './schema-inputs';
+import { tenantClient } from './tenant-client';
 
 /**
  * The data a surface fuzz suite works on: a "home" world whose ids fill the
@@ -115,4 +119,34 @@ export function tally(failures: string[]): string {
     `${count(/shows the other world/)} answers showing the other world`,
     `${failures.length} failures in all`,
   ].join(', ');
+}
+
+/** The home world, the foreign one, and whether they are two tenants (hosted) or two projects of one. */
+export interface Worlds {
+  home: FuzzWorld;
+  foreign: FuzzWorld;
+  hosted: boolean;
+}
+
+/** The backends the surface fuzz suites run on, as `describe.each` rows: SQLite self-hosted and Postgres hosted. */
+export function fuzzedBackends(): (readonly [string, Backend])[] {
+  const fuzzed = ['sqlite (self-hosted)', 'postgres (hosted)'];
+  return backends()
+    .filter((b) => fuzzed.includes(b.name))
+    .map((b) => [b.name, b] as const);
+}
+
+/**
+ * Starts `backend` with limits a fuzz run does not trip over and seeds its two worlds, each
+ * marked with a value drawn from `seed` (so a replayed seed plants the same markers).
+ */
+export async function startFuzzWorlds(backend: Backend, name: string, seed: number): Promise<{ run: RunningBackend; worlds: Worlds }> {
+  const run = await backend.start({ SERVICE_MCP_RATE_LIMIT: '1000000', SERVICE_MAX_WAIT_SECONDS: '1' });
+  const hosted = run.testApp.config.isHosted;
+  const other = hosted ? await tenantClient(run.testApp, 'tenant-b') : undefined;
+  const rng: Random = seededRandom(seedFor(seed, `markers ${name}`));
+  const marker = (who: string) => `zq${who}${seededUuid(rng).slice(0, 8)}`;
+  const home = await seedWorld(run.http, marker('home'), { workspace: true, token: run.token });
+  const foreign = await seedWorld(other?.http ?? run.http, marker('away'), { workspace: hosted, tenant: other?.tenant_id, token: other?.token });
+  return { run, worlds: { home, foreign, hosted } };
 }

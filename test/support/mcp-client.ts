@@ -31,3 +31,13 @@ export async function callTool(client: Client, name: string, args: Record<string
   if (!result.isError) value = JSON.parse(text);
   return { isError: Boolean(result.isError), value, text, structured: result.structuredContent };
 }
+
+/** One tool call on a connection of its own, opened and closed around it (a session's single call). */
+export async function callToolOnce(baseUrl: string, token: string | undefined, name: string, args: Record<string, unknown> = {}) {
+  const client = await connectMcp(baseUrl, token);
+  try {
+    return await callTool(client, name, args);
+  } finally {
+    await client.close();
+  }
+}
