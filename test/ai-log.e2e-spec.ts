@@ -315,16 +315,16 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['export_ai_log', { since: 'last week' }, /since must be an ISO 8601 date-time/],
       ['export_ai_log', { limit: 0 }, /limit/],
-      ['export_ai_log', { limit: '10' }, /limit must be an integer/],
+      ['export_ai_log', { limit: 'ten' }, /limit must be an integer/],
       ['export_ai_log', { project_id: 'p' }, /project_id must be a UUID/],
       ['export_ai_log', { cursor: 'xyz' }, /cursor/],
       ['export_ai_log', { kind: 'all' }, /kind must be one of/],
-      ['purge_ai_log', {}, /before must be an ISO 8601 date-time/],
+      ['purge_ai_log', {}, /before is required/],
       ['purge_ai_log', { before: 'now' }, /before must be an ISO 8601 date-time/],
       ['purge_ai_log', { before: new Date(Date.now() + 86_400_000).toISOString() }, /before must not be in the future/],
       ['purge_ai_log', { before: '2020-01-01T00:00:00Z', scope: 'all' }, /unknown field scope/],
       ['get_timeline', { project_id: projectId, limit: -1 }, /limit/],
-      ['get_timeline', {}, /project_id must be a UUID/],
+      ['get_timeline', {}, /project_id is required/],
       ['get_session_timeline', { project_id: projectId, session_id: 7 }, /session_id must be a UUID/],
     ];
     for (const [tool, args, detail] of cases) {

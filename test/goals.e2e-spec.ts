@@ -104,7 +104,7 @@ describe.each(eachBackend())('goals on %s', (_name, backend) => {
     ]);
     expect((await run.http.get(`/projects/${p}/goal-history?offset=2`)).body.map((h: { version: number }) => h.version)).toEqual([1]);
     expect((await run.http.post(`/projects/${p}/goal/sprint`, { sprint: 'two\nlines' })).status).toBe(400);
-    expect((await run.http.post(`/projects/${p}/goal/north-star`, {})).body.detail).toMatch(/north_star must be a string/);
+    expect((await run.http.post(`/projects/${p}/goal/north-star`, {})).body.detail).toMatch(/north_star is required/);
   });
 
   test('goal mode is manual by default, switches to auto and back, and never changes the version', async () => {
@@ -164,7 +164,7 @@ describe.each(eachBackend())('goals on %s', (_name, backend) => {
 
   test('refusals: missing or oversized content, wrong types, unknown project; MCP gives the same detail', async () => {
     const p = await newProject('Refusals');
-    expect((await run.http.post(`/projects/${p}/goal`, {})).body.detail).toBe('content must be a string');
+    expect((await run.http.post(`/projects/${p}/goal`, {})).body.detail).toBe('content is required');
     expect((await run.http.post(`/projects/${p}/goal`, { content: 'x'.repeat(100_001) })).status).toBe(400);
     expect((await run.http.post(`/projects/${p}/goal`, { content: 'x', minor: 'yes' })).body.detail).toBe('minor must be a boolean');
     const unknown = randomUUID();

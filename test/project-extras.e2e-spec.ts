@@ -105,7 +105,7 @@ describe.each(eachBackend())('project extras on %s', (_name, backend) => {
     expect((await run.http.get(`/projects/${p}`)).body).not.toHaveProperty('agent_instructions');
     const reset = await run.http.patch(`/projects/${p}/agent-instructions`, { agent_instructions: null });
     expect(reset.body).toEqual({ project_id: p, agent_instructions: defaults.body.agent_instructions, is_default: true });
-    expect((await run.http.patch(`/projects/${p}/agent-instructions`, {})).body.detail).toBe('agent_instructions must be a string');
+    expect((await run.http.patch(`/projects/${p}/agent-instructions`, {})).body.detail).toBe('agent_instructions is required');
     expect((await run.http.patch(`/projects/${p}/agent-instructions`, { agent_instructions: 'x'.repeat(64_001) })).status).toBe(400);
     expect((await run.http.get(`/projects/${randomUUID()}/agent-instructions`)).status).toBe(404);
     expect((await run.http.get(`/projects/${randomUUID()}/agent-instructions/default`)).status).toBe(404);

@@ -14,7 +14,7 @@ describe('PlainText', () => {
   });
 
   test('refuses, in this order: no string, too long, empty', async () => {
-    await expect(validateInput(Question, {})).rejects.toMatchObject({ message: 'question must be a string' });
+    await expect(validateInput(Question, {})).rejects.toMatchObject({ message: 'question is required' });
     await expect(validateInput(Question, { question: 5 })).rejects.toMatchObject({ message: 'question must be a string' });
     await expect(validateInput(Question, { question: 'x'.repeat(11) })).rejects.toMatchObject({
       message: 'question must be shorter than or equal to 10 characters',

@@ -14,7 +14,7 @@ describe('RequiredOrNull', () => {
   });
 
   test('a missing field is refused by the field’s rules, and so is a bad value', async () => {
-    await expect(validateInput(Icon, {})).rejects.toMatchObject({ message: 'icon must be one emoji, or null to clear it' });
+    await expect(validateInput(Icon, {})).rejects.toMatchObject({ message: 'icon is required' });
     await expect(validateInput(Icon, { icon: 7 })).rejects.toMatchObject({ message: 'icon must be one emoji, or null to clear it' });
     expect(await validateInput(Icon, { icon: '🚀' })).toEqual({ icon: '🚀' });
   });

@@ -19,7 +19,7 @@ describe('Title', () => {
 
   test('refuses, in this order: no string, empty (after trimming), too long, control characters', async () => {
     await expect(validateInput(Note, { title: 42 })).rejects.toMatchObject({ message: 'title must be a string' });
-    await expect(validateInput(Note, {})).rejects.toMatchObject({ message: 'title must be a string' });
+    await expect(validateInput(Note, {})).rejects.toMatchObject({ message: 'title is required' });
     await expect(validateInput(Note, { title: '   ' })).rejects.toMatchObject({ message: 'title must not be empty' });
     await expect(validateInput(Note, { title: 'x'.repeat(11) })).rejects.toMatchObject({ message: 'title must be at most 10 characters' });
     await expect(validateInput(Note, { title: 'x\ty' })).rejects.toMatchObject({ message: 'title must not contain control characters' });

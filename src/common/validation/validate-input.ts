@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError, ValidatorOptions } from 'class-validator';
 import { RequestError } from '../errors/request-error';
 import { MAX_JSON_DEPTH } from './json-depth';
+import { readNumericText } from './numeric-text';
 import { passesQuickCheck } from './quick-check';
 
 let quickCheck = true;
@@ -16,7 +17,10 @@ export function useQuickCheck(on: boolean): void {
 
 export type InputClass<T> = new () => T;
 
-/** How every input is validated: unknown fields refused, the first failing rule of a field reported. */
+/**
+ * How every input is validated: unknown fields refused, the first failing rule of a field reported
+ * (unless the field is missing or of the wrong type: see `describe`).
+ */
 export const VALIDATION_OPTIONS: ValidatorOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
@@ -39,10 +43,13 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
   const refusal = findRefusal(plain);
   if (refusal) throw RequestError.invalidInput(refusal);
   const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
+  readNumericText(instance);
   if (quickCheck && passesQuickCheck(instance)) return instance;
   const errors = await validate(instance, VALIDATION_OPTIONS);
-  if (errors.length > 0) throw RequestError.invalidInput(describe(errors).join('; '));
-  return instance;
+  if (errors.length === 0) return instance;
+  // Only on the way to a refusal: every failing rule of each field, so that a type error outranks the others.
+  const every = await validate(instance, { ...VALIDATION_OPTIONS, stopAtFirstError: false, validationError: { target: false, value: true } });
+  throw RequestError.invalidInput(describe(errors, failuresByPath(every)).join('; '));
 }
 
 /** Names that class-transformer skips while copying, so whitelisting would never see them. */
@@ -74,15 +81,49 @@ function findRefusal(value: unknown, prefix = '', depth = 0): string | undefined
   return undefined;
 }
 
-function describe(errors: ValidationError[], prefix = ''): string[] {
+/**
+ * class-validator's rules that say what type a value must have. A field whose value breaks one
+ * of them is answered with it (`wait must be a number`), never with a bound, length or pattern
+ * rule the wrong value also breaks (`wait must not be greater than 3600`): those would send the
+ * caller after the wrong mistake. Containers first: `tags: 5` is not an array before its items are
+ * anything.
+ */
+const TYPE_RULES = ['isArray', 'isObject', 'isString', 'isInt', 'isNumber', 'isBoolean'];
+
+interface Failure {
+  missing: boolean;
+  constraints: Record<string, string>;
+}
+
+/** Every failing rule of every field, by path, from a validation that did not stop at a field's first failure. */
+function failuresByPath(errors: ValidationError[], prefix = '', into = new Map<string, Failure>()): Map<string, Failure> {
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    if (error.constraints) into.set(path, { missing: error.value === undefined, constraints: error.constraints });
+    failuresByPath(error.children ?? [], path, into);
+  }
+  return into;
+}
+
+/**
+ * One message per bad field, naming it with its path: `<field> is required` when it was left
+ * out, else the type rule it breaks, else its first failing rule in declared order.
+ */
+function describe(errors: ValidationError[], every: Map<string, Failure>, prefix = ''): string[] {
   return errors.flatMap((error) => {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) =>
+    const name = (message: string) =>
       message.startsWith(`property ${error.property} `)
         ? `unknown field ${path}`
-        : message.replace(new RegExp(`^(each value in )?${escape(error.property)}\\b`), (m, each) => `${each ?? ''}${path}`),
-    );
-    return [...own, ...describe(error.children ?? [], path)];
+        : message.replace(new RegExp(`^(each value in )?${escape(error.property)}\\b`), (m, each) => `${each ?? ''}${path}`);
+    let own = Object.values(error.constraints ?? {}).map(name);
+    const all = every.get(path);
+    if (own.length > 0 && all && !own[0].startsWith('unknown field ')) {
+      const typeRule = TYPE_RULES.find((rule) => all.constraints[rule] !== undefined);
+      if (all.missing) own = [`${path} is required`];
+      else if (typeRule) own = [name(all.constraints[typeRule])];
+    }
+    return [...own, ...describe(error.children ?? [], every, path)];
   });
 }
 

@@ -1,5 +1,4 @@
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { QueryNumber } from './query-number.rules';
 
 export const HITL_LIST_STATUSES = ['pending', 'answered', 'dismissed', 'all'] as const;
 export type HitlListStatus = (typeof HITL_LIST_STATUSES)[number];
@@ -12,9 +11,8 @@ export class ListHitlQueryDto {
   status?: HitlListStatus;
 
   /** Default 50, at most 500. */
-  // Not IntQueryParam: decimals are read as numbers here, and the bounds are checked before the type (the rule
-  // declared last runs first), so `?limit=abc` has always answered `limit must not be greater than 500`.
-  @QueryNumber()
+  // Not IntQueryParam: the bounds keep class-validator's words. `?limit=abc` answers the type rule whatever the
+  // order of the rules (validateInput lets a type error outrank the bounds).
   @IsOptional()
   @IsInt({ message: 'limit must be an integer' })
   @Min(1)

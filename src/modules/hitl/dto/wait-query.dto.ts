@@ -1,9 +1,7 @@
 import { IsNumber, IsOptional, Max, Min } from 'class-validator';
-import { QueryNumber } from './query-number.rules';
 
 /** `?wait=<seconds>`: return as soon as the request is no longer pending, or after this long (capped by SERVICE_MAX_WAIT_SECONDS). */
 export class WaitQueryDto {
-  @QueryNumber()
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'wait must be a number of seconds' })
   @Min(0)

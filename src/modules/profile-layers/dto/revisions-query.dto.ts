@@ -4,8 +4,8 @@ import { MAX_REVISIONS_PAGE } from '../profile-scope.constants';
 
 /** GET /profile-layers/{scope_id}/revisions?limit=: newest first, default 50, at most 500. */
 export class RevisionsQueryDto {
-  // Not IntQueryParam: class-validator runs the rule declared last first, so here the bounds are checked
-  // before the type and `?limit=abc` has always answered `limit must not be greater than 500`.
+  // Not IntQueryParam: `-5` is read as a number and refused by the bound. `?limit=abc` answers the type rule
+  // (validateInput lets a type error outrank the bounds).
   @QueryInt({ negative: true })
   @IsOptional()
   @IsInt({ message: 'limit must be an integer' })
