@@ -6,6 +6,7 @@ import express, { Request, Response } from 'express';
 import { AppModule } from './app.module';
 import { bodyErrorHandler } from './common/errors/body-error.handler';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
+import { JSON_MEDIA_TYPES, jsonBodyOnly } from './common/http/json-body-only.middleware';
 import { requestDeadlines } from './common/errors/request-deadline';
 import { JsonLogger } from './common/logging/json-logger';
 import { InputValidationPipe } from './common/validation/input-validation.pipe';
@@ -27,8 +28,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   app.disable('x-powered-by');
   app.useWebSocketAdapter(new WsAdapter(app));
-  app.use(express.json({ limit: config.bodyLimitBytes, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
+  app.use(express.json({ limit: config.bodyLimitBytes, type: JSON_MEDIA_TYPES, verify: refuseDeepJson }));
   app.use(bodyErrorHandler(logger));
+  app.use(jsonBodyOnly());
   // After body parsing, so that routing and the handler run inside the scope; the tenant guard fills it in.
   app.use(requestDeadlines(config.requestTimeoutSeconds * 1000));
   app.useGlobalPipes(new InputValidationPipe());
