@@ -44,8 +44,9 @@ export class McpServerFactory {
   async call(name: string, args: unknown): Promise<CallToolResult> {
     const tool = this.registry.get(name);
     if (!tool) {
-      const { McpError, ErrorCode } = mcpSdk();
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+      // Not the SDK's McpError: its message already reads "MCP error -32602: ...", the server sends that
+      // message as it is, and the client's McpError puts the prefix in front a second time.
+      throw Object.assign(new Error(`unknown tool: ${name}`), { code: mcpSdk().ErrorCode.InvalidParams });
     }
     const startedAt = new Date();
     const started = performance.now();
