@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { MessageCase, wrongMessages } from './support/bad-input';
 import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
@@ -140,6 +141,127 @@ describe.each(eachBackend())('errors on %s', (name, backend) => {
     const res = await run.http.send(method, path, body);
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(detail);
+  });
+
+  test('a wrong type or a missing field is answered with what was wrong, never a bound, length or pattern', async () => {
+    const project = (await run.http.post('/projects', { name: `Types ${randomUUID()}` })).body.id as string;
+    const base = `/projects/${project}`;
+    const cases: MessageCase<[string, string, unknown]>[] = [
+      ['project name a number', ['POST', '/projects', { name: 5 }], 'name must be a string'],
+      ['project name a list', ['POST', '/projects', { name: ['a'] }], 'name must be a string'],
+      ['project name left out', ['POST', '/projects', {}], 'name is required'],
+      ['rename to a number', ['POST', `${base}/rename`, { name: 12 }], 'name must be a string'],
+      ['ids a string', ['DELETE', '/projects', { ids: 'x' }], 'ids must be an array'],
+      ['ids left out', ['DELETE', '/projects', {}], 'ids is required'],
+      ['note title left out', ['POST', `${base}/notes`, { body: 'b' }], 'title is required'],
+      ['note title a number', ['POST', `${base}/notes`, { title: 7 }], 'title must be a string'],
+      ['note tags a number', ['POST', `${base}/notes`, { title: 'T', tags: 5 }], 'tags must be an array of strings'],
+      ['message wait a word', ['POST', `${base}/messages/receive`, { agent: 'a', wait_seconds: 'abc' }], 'wait_seconds must be a number'],
+      ['message wait an object', ['POST', `${base}/messages/receive`, { agent: 'a', wait_seconds: { s: 1 } }], 'wait_seconds must be a number'],
+      ['message limit a word', ['POST', `${base}/messages/receive`, { agent: 'a', limit: 'many' }], 'limit must be an integer'],
+      ['ack_through left out', ['POST', `${base}/messages/ack`, { agent: 'a' }], 'ack_through is required'],
+      ['ack_through a word', ['POST', `${base}/messages/ack`, { agent: 'a', ack_through: 'x' }], 'ack_through must be an integer'],
+      ['archive count a word', ['POST', `${base}/decisions-pinned/archive-oldest`, { count: 'two' }], 'count must be an integer'],
+      ['settings limit a boolean', ['PATCH', '/workspace/settings', { context_notes_limit: true }], 'context_notes_limit must be an integer'],
+      ['pinned maximum a word', ['PATCH', `${base}/settings`, { max_pinned_decisions: 'lots' }], 'max_pinned_decisions must be an integer number'],
+      ['hitl wait a word', ['GET', `/hitl/${randomUUID()}?wait=abc`, undefined], 'wait must be a number of seconds'],
+      ['hitl list limit a word', ['GET', '/hitl?limit=abc', undefined], 'limit must be an integer'],
+    ];
+    const wrong = await wrongMessages(async ([method, path, body]) => {
+      const res = await run.http.send(method, path, body);
+      return { status: res.status, detail: res.body?.detail };
+    }, cases);
+    expect(wrong).toEqual([]);
+  });
+
+  test('an MCP tool answers a wrong type or a missing argument with what was wrong', async () => {
+    const project = (await run.http.post('/projects', { name: `Tool Types ${randomUUID()}` })).body.id as string;
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const cases: MessageCase<[string, Record<string, unknown>]>[] = [
+        ['create_project name a number', ['create_project', { name: 5 }], 'name must be a string'],
+        ['create_project name left out', ['create_project', {}], 'name is required'],
+        ['get_project id left out', ['get_project', {}], 'project_id is required'],
+        ['receive wait a word', ['receive_messages', { project_id: project, agent: 'a', wait_seconds: 'abc' }], 'wait_seconds must be a number'],
+        ['ack_through left out', ['ack_messages', { project_id: project, agent: 'a' }], 'ack_through is required'],
+        ['archive count a list', ['archive_oldest_decisions', { project_id: project, count: [2] }], 'count must be an integer'],
+        ['export limit a boolean', ['export_ai_log', { limit: true }], 'limit must be an integer'],
+        ['workspace limit a word', ['update_workspace_settings', { context_decisions_limit: 'few' }], 'context_decisions_limit must be an integer'],
+      ];
+      const wrong = await wrongMessages(async ([name, args]) => {
+        const result = await callTool(client, name, args);
+        return { status: result.isError ? 400 : 200, detail: result.structured?.detail ?? result.text };
+      }, cases);
+      expect(wrong).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a number written as digits is read as the number in a query, a JSON body and tool arguments alike', async () => {
+    const project = (await run.http.post('/projects', { name: `Digits ${randomUUID()}` })).body.id as string;
+    const base = `/projects/${project}`;
+    const receive = await run.http.post(`${base}/messages/receive`, { agent: 'a', wait_seconds: '0', limit: '5', ack_through: '0' });
+    expect([receive.status, receive.body.messages]).toEqual([200, []]);
+    expect((await run.http.post(`${base}/messages/ack`, { agent: 'a', ack_through: '0' })).body).toEqual({ acked_through: 0 });
+    const settings = await run.http.patch(`${base}/settings`, { max_pinned_decisions: '7', executor_config: { test_min: '3' } });
+    expect(settings.status).toBe(200);
+    const stored = (await run.http.get(`${base}/settings`)).body;
+    expect(JSON.stringify(stored)).toMatch(/"max_pinned_decisions":(\{[^}]*"value":)?7\b/);
+    expect((await run.http.get('/hitl?limit=5')).status).toBe(200);
+    // Digits only: a word, a sign, an exponent or white space stays text and is refused by the type rule.
+    for (const limit of ['5 ', '1e2', '+5', 'five']) {
+      const res = await run.http.post(`${base}/messages/receive`, { agent: 'a', limit });
+      expect([limit, res.status, res.body.detail]).toEqual([limit, 400, 'limit must be an integer']);
+    }
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const archived = await callTool(client, 'archive_oldest_decisions', { project_id: project, count: '2' });
+      expect(archived.isError).toBe(false);
+      const exported = await callTool(client, 'export_ai_log', { limit: '10' });
+      expect(exported.isError).toBe(false);
+      const refused = await callTool(client, 'export_ai_log', { limit: '10.5' });
+      expect(refused.structured?.detail).toBe('limit must be an integer');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test.each([
+    ['text/plain', '{"name":"Plain Text Project"}'],
+    ['application/x-www-form-urlencoded', 'name=Form+Project'],
+    ['application/xml', '<project><name>Xml</name></project>'],
+  ])('a body sent as %s answers 415 naming JSON, and stores nothing', async (type, text) => {
+    const before = await projectCount(run.http);
+    const res = await run.http.post('/projects', text, { 'content-type': type });
+    expect([res.status, res.body]).toEqual([415, { detail: 'request body must be JSON (Content-Type: application/json)' }]);
+    expect(await projectCount(run.http)).toBe(before);
+  });
+
+  test('a body without a Content-Type answers 415; an action with no body at all still runs', async () => {
+    const project = (await run.http.post('/projects', { name: `No Body ${randomUUID()}` })).body.id as string;
+    const url = `${run.testApp.url}/projects/${project}/decisions-pinned/archive-oldest`;
+    const auth: Record<string, string> = run.token ? { authorization: `Bearer ${run.token}` } : {};
+    const untyped = await fetch(url, { method: 'POST', headers: auth, body: new Uint8Array(Buffer.from('{"count":1}')) });
+    expect(untyped.status).toBe(415);
+    expect(await untyped.json()).toEqual({ detail: 'request body must be JSON (Content-Type: application/json)' });
+    const bare = await fetch(url, { method: 'POST', headers: auth });
+    expect(bare.status).toBeLessThan(300);
+    const emptyText = await fetch(url, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: '' });
+    expect(emptyText.status).toBeLessThan(300);
+  });
+
+  test('an unknown MCP tool is named once, behind a single JSON-RPC prefix', async () => {
+    const client = await connectMcp(run.testApp.url, run.token);
+    try {
+      const error = await client.callTool({ name: 'nope', arguments: {} }).then(
+        () => undefined,
+        (e: Error & { code?: number }) => e,
+      );
+      expect([error?.message, error?.code]).toEqual(['MCP error -32602: unknown tool: nope', -32602]);
+    } finally {
+      await client.close();
+    }
   });
 
   // Object.prototype member names are the keys a whitelist built on a plain object misses.

@@ -42,3 +42,32 @@ export async function expectRefused<T>(send: (input: T) => Promise<HttpResult>, 
     expect([res.status, res.body.detail]).toEqual([status, expect.stringMatching(detail)]);
   }
 }
+
+/**
+ * Words that belong to a bound, length, pattern or control-character rule: a
+ * refusal of a value of the wrong type, or of a field left out, never holds
+ * them, since they would send the caller after the wrong mistake.
+ */
+export const NOT_A_TYPE_MESSAGE = /greater than|less than|at least|at most|shorter|longer|characters|must match|control|blank|empty/;
+
+/**
+ * A table row: the input, then the exact detail a wrong type or a missing field
+ * must get (`wait must be a number`, `title is required`).
+ */
+export type MessageCase<T> = [label: string, input: T, detail: string];
+
+/**
+ * Sends each row and gathers, for one `expect(...).toEqual([])`, every answer
+ * that was not a 400 with exactly that detail, or that spoke of a bound,
+ * length or pattern instead of the type.
+ */
+export async function wrongMessages<T>(send: (input: T) => Promise<{ status: number; detail: unknown }>, cases: MessageCase<T>[]): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const [label, input, detail] of cases) {
+    const answer = await send(input);
+    if (answer.status !== 400 || answer.detail !== detail || NOT_A_TYPE_MESSAGE.test(String(answer.detail))) {
+      wrong.push(`${label}: ${answer.status} ${JSON.stringify(answer.detail)} (wanted ${JSON.stringify(detail)})`);
+    }
+  }
+  return wrong;
+}
