@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { IsIn, IsOptional, IsString, getMetadataStorage, ValidationTypes } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, getMetadataStorage, validate, ValidateNested, ValidationTypes } from 'class-validator';
 import { Client, Pool, Query } from 'pg';
 import { Column, DataSource, Entity, PrimaryColumn, QueryRunner } from 'typeorm';
 import { ScopedRead } from '../libs/tenancy/scoped-read';
@@ -373,6 +374,38 @@ describe('class-validator internals (src/common/validation/quick-check.ts)', () 
         expect(constraints[0].async).toBe(false);
         expect(constraints[0].instance.validate('x', args)).toBe(true);
         expect(constraints[0].instance.validate(5, args)).toBe(false);
+      },
+    );
+  });
+});
+
+describe('class-validator internals (src/common/validation/numeric-text.ts, validate-input.ts)', () => {
+  test('a built-in rule carries its name, a nested input is nestedValidation, and a full validation lists every failing rule by name with the value', async () => {
+    await contractAsync(
+      'class-validator',
+      "ValidationMetadata.name ('isInt', 'isNumber'); ValidationTypes.NESTED_VALIDATION; ValidationError.constraints keyed by rule name, value when validationError.value is set",
+      async () => {
+        class Inner {
+          @IsNumber()
+          wait?: number;
+        }
+        class Outer {
+          @Max(5)
+          @IsInt()
+          count?: number;
+
+          @ValidateNested()
+          @Type(() => Inner)
+          inner?: Inner;
+        }
+        const metadatas = getMetadataStorage().getTargetValidationMetadatas(Outer, '', true, false, undefined);
+        expect(metadatas.filter((m) => m.propertyName === 'count').map((m) => m.name)).toEqual(expect.arrayContaining(['isInt', 'max']));
+        expect(metadatas.find((m) => m.propertyName === 'inner')?.type).toBe(ValidationTypes.NESTED_VALIDATION);
+        expect(getMetadataStorage().getTargetValidationMetadatas(Inner, '', true, false, undefined)[0].name).toBe('isNumber');
+        const outer = Object.assign(new Outer(), { count: 'x' });
+        const [error] = await validate(outer, { stopAtFirstError: false, validationError: { target: false, value: true } });
+        expect(error).toMatchObject({ property: 'count', value: 'x' });
+        expect(Object.keys(error.constraints ?? {}).sort()).toEqual(['isInt', 'max']);
       },
     );
   });
