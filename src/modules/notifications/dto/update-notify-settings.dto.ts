@@ -11,5 +11,6 @@ export class UpdateNotifySettingsDto {
   @IsOptional()
   @IsEmail({}, { message: 'notify_email must be an e-mail address' })
   @MaxLength(320)
+  @IsString({ message: 'notify_email must be a string' })
   notify_email?: string | null;
 }

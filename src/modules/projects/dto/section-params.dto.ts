@@ -1,8 +1,9 @@
-import { Matches } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
 import { SECTION_NAME } from '../project-extras.constants';
 import { FileParamsDto } from './file-params.dto';
 
 export class SectionParamsDto extends FileParamsDto {
+  @IsString({ message: 'section must be a string' })
   @Matches(SECTION_NAME, { message: 'section must be a name of letters, digits and _ . - (at most 64 characters)' })
   section!: string;
 }
