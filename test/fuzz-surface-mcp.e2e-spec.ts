@@ -3,6 +3,7 @@ import { RunningBackend } from './support/backends';
 import { fuzzedBackends, leakIn, startFuzzWorlds, tally, Worlds } from './support/fuzz-worlds';
 import { connectMcp } from './support/mcp-client';
 import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
+import { misleadingRefusal } from './support/bad-input';
 import { Expectation, JsonSchema, mutated, objectMutations, seededUuid, validObject, ValueSource } from './support/schema-inputs';
 
 /**
@@ -37,6 +38,7 @@ interface Call {
   expect: Expectation;
   field?: string;
   foreign?: boolean;
+  typeError?: boolean;
 }
 
 function callsFor(tool: Tool, rng: Random, worlds: Worlds): Call[] {
@@ -54,7 +56,15 @@ function callsFor(tool: Tool, rng: Random, worlds: Worlds): Call[] {
   const calls: Call[] = [{ tool: tool.name, label: 'valid arguments', args: valid, expect: 'any' }];
   const foreignIdFor = (field: string) => worlds.foreign.idFor(field, workspace);
   for (const m of objectMutations(tool.inputSchema, src, { hugeLength: HUGE, foreignIdFor })) {
-    calls.push({ tool: tool.name, label: `${m.field}: ${m.label}`, args: mutated(valid, m), expect: m.expect, field: m.field, foreign: m.foreign && countsAsForeign(m.field) });
+    calls.push({
+      tool: tool.name,
+      label: `${m.field}: ${m.label}`,
+      args: mutated(valid, m),
+      expect: m.expect,
+      field: m.field,
+      foreign: m.foreign && countsAsForeign(m.field),
+      typeError: m.typeError,
+    });
   }
   calls.push({ tool: tool.name, label: 'unknown argument', args: { ...valid, surprise_field: 1 }, expect: 'refused' });
   return calls;
@@ -95,6 +105,8 @@ function judgeCall(call: Call, outcome: ToolOutcome, worlds: Worlds, baseline: s
     if (outcome.structured?.code === 'INTERNAL' || outcome.structured?.error_id !== undefined) return 'internal error';
     const named = detail.includes(call.field ?? '\u0000') || (baseline !== undefined && detail === baseline);
     if (call.expect === 'names' && (outcome.structured?.code !== 'INVALID_INPUT' || !named)) return `refused without naming ${call.field}`;
+    const misleading = call.typeError ? misleadingRefusal(detail, call.field!) : undefined;
+    if (misleading) return `a wrong type or missing field answered "${misleading}"`;
   } else if (call.expect !== 'any') {
     return 'accepted, expected a refusal';
   }

@@ -4,6 +4,7 @@ import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { RunningBackend } from './support/backends';
 import { fuzzedBackends, leakIn, startFuzzWorlds, tally, Worlds } from './support/fuzz-worlds';
 import { fuzzSeed, Random, seededRandom, seedFor } from './support/random';
+import { misleadingRefusal } from './support/bad-input';
 import { Expectation, JsonSchema, mutated, objectMutations, schemaOfClass, seededUuid, TOO_DEEP, validObject, ValueSource } from './support/schema-inputs';
 
 /**
@@ -94,6 +95,8 @@ interface Probe {
   field?: string;
   /** The request names the other world's object: the answer must not show its data (and self-hosted must refuse it). */
   foreign?: boolean;
+  /** A wrong type or the field left out: the refusal must say so (see misleadingRefusal). */
+  typeError?: boolean;
 }
 
 const BAD_SEGMENTS = ['nope', '123', '%00', '%ED%A0%80', '%', '..%2f..%2fetc', 'x'.repeat(300), '%F0%9F%98%80', "'%20OR%201=1"];
@@ -158,10 +161,10 @@ function probesFor(route: Route, rng: Random, worlds: Worlds): Probe[] {
   const queryProps = route.query?.properties ?? {};
   for (const [name, schema] of Object.entries(queryProps)) {
     const s = schema.oneOf?.[0] ?? schema;
-    if (s.type === 'number' || s.type === 'integer') add(`?${name} not a number`, params, { ...query, [name]: 'abc' }, body, 'names', { field: name });
+    if (s.type === 'number' || s.type === 'integer') add(`?${name} not a number`, params, { ...query, [name]: 'abc' }, body, 'names', { field: name, typeError: true });
     if (s.enum) add(`?${name} outside the enum`, params, { ...query, [name]: 'not-one-of-them' }, body, 'names', { field: name });
     if (s.format === 'uuid') add(`?${name} not a UUID`, params, { ...query, [name]: 'nope' }, body, 'names', { field: name });
-    if (s.type === 'boolean') add(`?${name} not a boolean`, params, { ...query, [name]: 'maybe' }, body, 'names', { field: name });
+    if (s.type === 'boolean') add(`?${name} not a boolean`, params, { ...query, [name]: 'maybe' }, body, 'names', { field: name, typeError: true });
     const nasty = rng.pick(['x'.repeat(5000), 'a\u0001b', "' OR 1=1 --", '%_\\', '😀', '']);
     add(`?${name} hostile text`, params, { ...query, [name]: nasty }, body, 'any');
     add(`?${name} given twice`, params, { ...query, [name]: ['1', '2'] }, body, 'any');
@@ -171,7 +174,7 @@ function probesFor(route: Route, rng: Random, worlds: Worlds): Probe[] {
   if (route.body && body && typeof body === 'object') {
     const valid = body as Record<string, unknown>;
     for (const m of objectMutations(route.body, src, { hugeLength: HUGE, foreignIdFor })) {
-      add(`${m.field}: ${m.label}`, params, query, mutated(valid, m), m.expect, { field: m.field, foreign: m.foreign && countsAsForeign(m.field) });
+      add(`${m.field}: ${m.label}`, params, query, mutated(valid, m), m.expect, { field: m.field, foreign: m.foreign && countsAsForeign(m.field), typeError: m.typeError });
     }
     add('unknown field', params, query, { ...valid, surprise_field: 1 }, 'refused');
     add('body an array', params, query, [valid], 'refused');
@@ -233,6 +236,8 @@ function judge(probe: Probe, outcome: Outcome, worlds: Worlds, baseline: string 
   const named = detail?.includes(probe.field!) || (baseline !== undefined && detail === baseline);
   if (probe.expect === 'names' && (status !== 400 || !named)) return `expected 400 naming ${probe.field}`;
   if (probe.expect === 'refused' && status < 400) return `accepted (${status}), expected a refusal`;
+  const misleading = probe.typeError && detail ? misleadingRefusal(detail, probe.field!) : undefined;
+  if (misleading) return `a wrong type or missing field answered "${misleading}"`;
   // Hosted: nothing the other tenant stored may show. Self-hosted: a record of another project may not show under this one.
   if (worlds.hosted || (probe.foreign && status < 300)) {
     const leak = leakIn(outcome.text, worlds.foreign);

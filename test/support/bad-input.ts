@@ -51,6 +51,16 @@ export async function expectRefused<T>(send: (input: T) => Promise<HttpResult>, 
 export const NOT_A_TYPE_MESSAGE = /greater than|less than|at least|at most|shorter|longer|characters|must match|control|blank|empty/;
 
 /**
+ * For the refusal of a wrong type or a left-out field: the part of `detail`
+ * about `field` when it speaks of a bound, length or pattern instead, else
+ * undefined.
+ */
+export function misleadingRefusal(detail: string, field: string): string | undefined {
+  const own = detail.split('; ').find((part) => part.startsWith(`${field} `));
+  return own !== undefined && NOT_A_TYPE_MESSAGE.test(own) ? own : undefined;
+}
+
+/**
  * A table row: the input, then the exact detail a wrong type or a missing field
  * must get (`wait must be a number`, `title is required`).
  */

@@ -50,6 +50,8 @@ export interface Mutation {
   expect: Expectation;
   /** The value is an id of the other tenant's (or project's) object. */
   foreign?: boolean;
+  /** A wrong type or the field left out: the refusal must say so, not speak of a bound, length or pattern. */
+  typeError?: boolean;
 }
 
 export const REMOVE = Symbol('remove');
@@ -175,16 +177,16 @@ export function fieldMutations(schema: JsonSchema, field: string, required: bool
   const s = resolved(schema);
   const type = schemaJsonType(s);
   const out: Mutation[] = [];
-  const add = (label: string, value: unknown, expect: Expectation, foreign?: boolean) => out.push({ field, label, value, expect, foreign });
+  const add = (label: string, value: unknown, expect: Expectation, foreign?: boolean, typeError?: boolean) => out.push({ field, label, value, expect, foreign, typeError });
   if (type === 'string') add('lone surrogate', LONE_SURROGATE, 'names');
   add('null', null, required ? 'names' : 'any');
-  if (required) add('left out', REMOVE, 'names');
+  if (required) add('left out', REMOVE, 'names', false, true);
   if (type) {
     // A 0/1 flag takes a boolean too, as its rule says ("0 or 1 (or a boolean)").
     const flag = type === 'number' && JSON.stringify(s.enum) === '[0,1]';
     const wrong = WRONG_TYPES.filter((w) => jsonType(w) !== type && !(flag && typeof w === 'boolean'));
     const value = src.rng.pick(wrong);
-    add(`wrong type ${JSON.stringify(value)}`, value, 'refused');
+    add(`wrong type ${JSON.stringify(value)}`, value, 'refused', false, true);
   }
   if (s.enum?.length) add('value outside the enum', 'not-one-of-them', 'names');
   if (s.format === 'uuid') {
