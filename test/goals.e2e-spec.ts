@@ -159,6 +159,8 @@ describe.each(eachBackend())('goals on %s', (_name, backend) => {
       title: 'Goal',
       order: 20,
       lines: ['North star: A calm vision', 'Sprint: S3', 'Goal (version 1):', 'Line one', '', 'Line two'],
+      // Kept whole in a brief block.
+      whole: true,
     });
   });
 

@@ -35,7 +35,7 @@ describe.each(eachBackend())('sprint integrations on %s', (_name, backend) => {
       const s = await api.session(projectId);
       const item = await api.item(projectId, { title: 'Watch me change' });
       await api.claim(projectId, item.id, { session_id: s.id });
-      await run.http.post(`/projects/${projectId}/sprint-items/${item.id}/complete`, { notes: 'done and dusted' });
+      await run.http.post(`/projects/${projectId}/sprint-items/${item.id}/complete`, { notes: 'done and dusted', session_id: s.id });
       await run.http.delete(`/projects/${projectId}/sprint-items/${item.id}`);
       const deadline = Date.now() + 10_000;
       const changes = () => frames.filter((f) => f.event === 'sprint_item_changed' && f.data.item_id === item.id).map((f) => f.data.change);

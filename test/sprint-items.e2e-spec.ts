@@ -156,7 +156,7 @@ describe.each(eachBackend())('sprint items on %s', (_name, backend) => {
     const s = await api.session(projectId);
     await api.claim(projectId, first.id, { session_id: s.id });
     expect((await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Fix login redirect bug', version: 'v1' })).body.existing_status).toBeDefined();
-    await run.http.post(`/projects/${projectId}/sprint-items/${first.id}/complete`, {});
+    await run.http.post(`/projects/${projectId}/sprint-items/${first.id}/complete`, { session_id: s.id });
     await run.http.post(`/projects/${projectId}/sprint-items/${forced.body.id}/skip`, {});
     const again = await run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Fix login redirect bug', version: 'v1' });
     expect(again.status).toBe(201);
