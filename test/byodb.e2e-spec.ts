@@ -168,7 +168,8 @@ describePostgres('connect-db refuses internal, claimed and control-plane databas
     expect((await new Http(allowing.url, first.token).post('/workspace/connect-db', { url: own.url })).status).toBe(200);
     // An instance whose operator does not allow loopback refuses to open that tenant's pool at all.
     const refusedPool = await new Http(strict.url, first.token).get('/projects');
-    expect(refusedPool.status).toBeGreaterThanOrEqual(500);
+    expect(refusedPool.status).toBe(503);
+    expect(refusedPool.body).toMatchObject({ code: 'DATABASE_REFUSED', retryable: false, detail: expect.stringContaining('connect it again with POST /workspace/connect-db') });
     expect(refusedPool.text).not.toContain(own.name);
     expect((await new Http(allowing.url, first.token).get('/projects')).status).toBe(200);
 

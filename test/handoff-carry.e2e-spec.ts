@@ -89,7 +89,7 @@ describe.each(eachBackend())('handoffs that carry work on %s', (_name, backend) 
     await inTenantDb(run.testApp, run.token, async (m) => {
       const handoff = await m.findOneByOrFail(Handoff, { id: handoffId });
       await m.update(Handoff, { id: handoffId }, { expires_at: past });
-      await m.update(Session, { id: handoff.carrier_session_id as string }, { last_seen: past });
+      await m.update(Session, { id: handoff.carrier_session_id as string }, { created_at: new Date(past.getTime() - 3 * 86400 * 1000) });
     });
     expect(await run.testApp.app.get(SessionsSweeper).sweepOnce()).toBeGreaterThanOrEqual(1);
     expect((await run.http.get(`/projects/${projectId}/sprint-items/${itemId}`)).body).toMatchObject({ status: 'pending', stall_count: 0, claimed_by_session_id: null });

@@ -10,7 +10,7 @@ import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, requestDeadline, TenantContext } from './tenant-context';
 import { BYODB_SCHEMA } from './tenant-schema';
-import { DeadlinePassedError, TenantShare } from './tenant-share';
+import { DeadlinePassedError, OwnDatabaseRefusedError, TenantShare } from './tenant-share';
 
 type Work<T> = (manager: EntityManager) => Promise<T>;
 
@@ -116,7 +116,7 @@ export class TenantDb {
   }
 
   private async inPostgres<T>(tenant: TenantContext, work: Work<T>, mode: 'read' | 'write'): Promise<T> {
-    const source = tenant.byodbUrlEncrypted ? await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string)) : this.shared;
+    const source = tenant.byodbUrlEncrypted ? await this.ownDatabase(tenant) : this.shared;
     const paths = this.postgresPaths;
     if (mode === 'read' && paths.read === 'lanes') return work(this.readManagerFor(source, storageOwner(tenant)));
     const bounds = this.boundsNow();
@@ -140,6 +140,16 @@ export class TenantDb {
     if (left >= queryTimeoutMs) return { statementMs: statementTimeoutMs, queryMs: queryTimeoutMs, waitMs: Math.min(shareWaitMs, left) };
     const grace = queryTimeoutMs - statementTimeoutMs;
     return { statementMs: Math.max(left - grace, Math.floor(left / 2)), queryMs: left, waitMs: Math.min(shareWaitMs, left) };
+  }
+
+  /** A BYODB tenant's pool; one the outbound guard refuses to open is `OwnDatabaseRefusedError`. */
+  private async ownDatabase(tenant: TenantContext): Promise<DataSource> {
+    try {
+      return await this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string));
+    } catch (error) {
+      if ((error as Error)?.name === 'OutboundRefusedError') throw new OwnDatabaseRefusedError((error as Error).message);
+      throw error;
+    }
   }
 
   /** The fair share of the shared pool: a percentage of its connections, at least one. */

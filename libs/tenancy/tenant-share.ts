@@ -18,6 +18,20 @@ export class DeadlinePassedError extends Error {
   }
 }
 
+/**
+ * A tenant's own database (BYODB) that Baton refuses to open now: the name it was connected by
+ * resolves to an address the operator does not allow any more. Retrying does not help; connecting
+ * the database again (`connect-db`) does.
+ */
+export class OwnDatabaseRefusedError extends Error {
+  readonly code = 'DATABASE_REFUSED';
+
+  constructor(reason: string) {
+    super(`this workspace's own database is refused: ${reason}; connect it again with POST /workspace/connect-db`);
+    this.name = 'OwnDatabaseRefusedError';
+  }
+}
+
 interface Share {
   active: number;
   waiting: (() => void)[];

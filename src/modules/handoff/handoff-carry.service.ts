@@ -34,7 +34,7 @@ export class HandoffCarry {
 
   /** Moves `author`'s work to a new carrier session held until `expiresAt`; answers the carrier's id and what moved. */
   async take(m: EntityManager, author: Session, handoffId: string, expiresAt: Date): Promise<{ carrierId: string; carried: CarriedWork }> {
-    const carrier = await this.sessions.openCarrier(m, author, handoffId, expiresAt);
+    const carrier = await this.sessions.openCarrier(m, author, handoffId);
     const moved = await this.handovers.runAll(m, author, carrier, { locksUntil: expiresAt });
     return { carrierId: carrier.id, carried: carriedOf(moved) };
   }

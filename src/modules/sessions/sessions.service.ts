@@ -82,11 +82,10 @@ export class SessionsService {
   /** Refreshes last_seen. `ok` is false once the session is closed (its owner should start a new one). */
   async heartbeat(id: string): Promise<{ ok: boolean; status: 'active' | 'closed' }> {
     return this.db.transaction(async (m) => {
-      // A handoff's carrier keeps its handoff's expiry as last_seen: a beat must not move it.
-      const result = await m.update(Session, { id, status: 'active', kind: Not('handoff') }, { last_seen: this.clock.now() });
+      const result = await m.update(Session, { id, status: 'active' }, { last_seen: this.clock.now() });
       if (result.affected) return { ok: true, status: 'active' as const };
-      const session = await this.require(m, id);
-      return session.status === 'active' ? { ok: true, status: 'active' as const } : { ok: false, status: 'closed' as const };
+      await this.require(m, id);
+      return { ok: false, status: 'closed' as const };
     });
   }
 
@@ -122,10 +121,11 @@ export class SessionsService {
 
   /**
    * Opens the session that holds what a handoff carries until a session takes it over: kind
-   * `handoff`, named after the handoff, by the author's human. Its last_seen is the handoff's
-   * expiry: the sweeper closes it then (`handoff_expired`), releasing whatever it still holds.
+   * `handoff`, named after the handoff, by the author's human. It is never swept as silent; the
+   * sweeper closes it when its handoff's lifetime (SERVICE_HANDOFF_TTL_SECONDS from its creation,
+   * the handoff's own) is over (`handoff_expired`), releasing whatever it still holds.
    */
-  async openCarrier(m: EntityManager, author: Session, handoffId: string, expiresAt: Date): Promise<Session> {
+  async openCarrier(m: EntityManager, author: Session, handoffId: string): Promise<Session> {
     const now = this.clock.now();
     const carrier: Session = {
       id: randomUUID(),
@@ -135,7 +135,7 @@ export class SessionsService {
       status: 'active',
       human_id: author.human_id,
       state: null,
-      last_seen: expiresAt,
+      last_seen: now,
       created_at: now,
       closed_at: null,
       close_reason: null,
@@ -164,14 +164,14 @@ export class SessionsService {
           select: { id: true, kind: true },
           where: [
             { status: 'active', kind: Not('handoff'), last_seen: LessThan(cutoff) },
-            { status: 'active', kind: 'handoff', last_seen: LessThan(now) },
+            { status: 'active', kind: 'handoff', created_at: LessThan(new Date(now.getTime() - this.config.handoffTtlS * 1000)) },
           ],
           take: SWEEP_BATCH,
           order: { last_seen: 'ASC' },
         });
         const done: Session[] = [];
         for (const { id, kind } of stale) {
-          const closedNow = kind === 'handoff' ? await this.closeIn(m, id, 'handoff_expired', now) : await this.closeIn(m, id, 'swept', cutoff);
+          const closedNow = kind === 'handoff' ? await this.closeIn(m, id, 'handoff_expired') : await this.closeIn(m, id, 'swept', cutoff);
           if (closedNow) done.push(await this.require(m, id));
         }
         return { done, more: stale.length === SWEEP_BATCH };
