@@ -102,6 +102,22 @@ export class TenantDb {
     return this.onPostgres(work, 'read');
   }
 
+  /**
+   * One write statement as a transaction of its own. On Postgres the opening (with the scope), the
+   * statement and COMMIT leave in one write and are answered in one round trip, where a
+   * transaction's COMMIT waits for its statements' answers first: for hot single-statement writes
+   * that a caller waits on (the AI-log's group commit). A statement that fails rolls it back.
+   */
+  writeStatement(text: string, values: unknown[]): Promise<void> {
+    if (this.dialect === 'sqlite') return this.serialised(async () => void (await this.shared.query(text, values)));
+    const tenant = currentTenant();
+    const scope = whereOf(tenant);
+    return this.availability.watch(
+      storageOwner(tenant) ?? 'shared',
+      this.onTenantPool(tenant, (source, bounds) => this.statementIn(source, scopeStatements(scope, bounds.statementMs), text, values, bounds.queryMs)),
+    );
+  }
+
   /** The data source serving `tenant` (for the health probe and tests). */
   async dataSourceFor(tenant: TenantContext): Promise<DataSource> {
     if (this.dialect === 'postgres' && tenant.byodbUrlEncrypted) {
@@ -116,14 +132,49 @@ export class TenantDb {
   }
 
   private async inPostgres<T>(tenant: TenantContext, work: Work<T>, mode: 'read' | 'write'): Promise<T> {
-    const source = tenant.byodbUrlEncrypted ? await this.ownDatabase(tenant) : this.shared;
     const paths = this.postgresPaths;
-    if (mode === 'read' && paths.read === 'lanes') return work(this.readManagerFor(source, storageOwner(tenant)));
+    if (mode === 'read' && paths.read === 'lanes') {
+      const source = tenant.byodbUrlEncrypted ? await this.ownDatabase(tenant) : this.shared;
+      return work(this.readManagerFor(source, storageOwner(tenant)));
+    }
+    return this.onTenantPool(tenant, (source, bounds) => {
+      const scope = scopeStatements(whereOf(tenant), bounds.statementMs) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
+      return paths.write === 'typeorm' ? this.transactWithTypeorm(source, scope, work) : this.transactIn(source, scope, work, paths.write, bounds.queryMs);
+    });
+  }
+
+  /** Runs `use` with `tenant`'s pool and the bounds of now, within its share of the shared pool. */
+  private async onTenantPool<T>(tenant: TenantContext, use: (source: DataSource, bounds: Bounds) => Promise<T>): Promise<T> {
+    const source = tenant.byodbUrlEncrypted ? await this.ownDatabase(tenant) : this.shared;
     const bounds = this.boundsNow();
-    const scope = scopeStatements(whereOf(tenant), bounds.statementMs) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
-    const transact = () => (paths.write === 'typeorm' ? this.transactWithTypeorm(source, scope, work) : this.transactIn(source, scope, work, paths.write, bounds.queryMs));
-    if (source !== this.shared) return transact();
-    return this.shareOf(source).run(tenant.tenantId, transact, bounds.waitMs);
+    if (source !== this.shared) return use(source, bounds);
+    return this.shareOf(source).run(tenant.tenantId, () => use(source, bounds), bounds.waitMs);
+  }
+
+  /** `BEGIN` with the scope, the statement and `COMMIT`, written together on a pipelined connection. */
+  private async statementIn(source: DataSource, scope: string, text: string, values: unknown[], timeout: number): Promise<void> {
+    const runner = source.createQueryRunner();
+    let client: (PoolClient & { pipeline: boolean }) | undefined;
+    let broken: Error | undefined;
+    try {
+      client = (await runner.connect()) as PoolClient & { pipeline: boolean };
+      const connection = client;
+      const query = (queryText: string, queryValues?: unknown[]) =>
+        timedQuery(connection, queryText, queryValues, timeout).catch((error: Error) => {
+          if (isConnectionLost(error)) broken ??= error;
+          throw error;
+        });
+      connection.pipeline = true;
+      const socket = connection.connection.stream;
+      socket.cork(); // one write for the three
+      const answers = Promise.allSettled([query(`BEGIN; ${scope}`), query(text, values), query('COMMIT')]);
+      socket.uncork();
+      // Every answer is awaited before the connection goes back: none may arrive for its next user.
+      for (const answer of await answers) if (answer.status === 'rejected') throw answer.reason;
+    } finally {
+      if (client) client.pipeline = false;
+      await releaseRunner(runner, broken);
+    }
   }
 
   /**

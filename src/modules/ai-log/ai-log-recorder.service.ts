@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { bindParams, Dialect, maybeCurrentTenant, runWithTenant, sqlTimestamp, TenantContext, TenantDb } from '../../../libs/tenancy';
 import { AiLogEventKind } from './ai-log-event.entity';
 
@@ -175,7 +174,7 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private async writeBatch(log: TenantLog, batch: Entry[]): Promise<void> {
     const events = batch.map((e) => e.event);
     try {
-      await runWithTenant(log.tenant, () => this.db.transaction((m) => this.write(m, events)));
+      await runWithTenant(log.tenant, () => this.write(events));
       this.pendingCount -= batch.length;
     } catch (error) {
       this.keepForRetry(log, batch, error);
@@ -215,11 +214,20 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
   }
 
   /**
-   * One tenant's events in one transaction, one statement per ROWS_PER_INSERT events: a call
-   * waits for this write, so attribution is resolved in the insert itself (joins on this
-   * tenant's own projects and sessions) rather than by reading them first.
+   * The inserts of one tenant's events, one statement per ROWS_PER_INSERT events, written in one
+   * transaction: a call waits for this write, so attribution is resolved in the insert itself
+   * (joins on this tenant's own projects and sessions) rather than by reading them first.
    */
-  private async write(m: EntityManager, events: PendingAiLogEvent[]): Promise<void> {
+  private write(events: PendingAiLogEvent[]): Promise<void> {
+    const statements = this.inserts(events);
+    // One statement (up to ROWS_PER_INSERT events, the usual case) is its own transaction, in one round trip.
+    if (statements.length === 1) return this.db.writeStatement(...statements[0]);
+    return this.db.transaction(async (m) => {
+      for (const [sql, params] of statements) await m.query(sql, params);
+    });
+  }
+
+  private inserts(events: PendingAiLogEvent[]): [string, unknown[]][] {
     const dialect = this.db.dialect;
     const rows = events.map((e, n) => {
       const { summary, data } = safeMaterialize(e);
@@ -238,11 +246,12 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
         sqlTimestamp(dialect, e.occurredAt),
       ];
     });
+    const statements: [string, unknown[]][] = [];
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const slice = rows.slice(i, i + ROWS_PER_INSERT);
-      const [sql, params] = bindParams(dialect, insertSql(dialect, slice.length), slice.flat());
-      await m.query(sql, params);
+      statements.push(bindParams(dialect, insertSql(dialect, slice.length), slice.flat()) as [string, unknown[]]);
     }
+    return statements;
   }
 }
 
