@@ -50,6 +50,26 @@ describePostgres('hosted tenancy on Postgres', () => {
     expect(listB).not.toContain(pa.id);
   });
 
+  test('writeStatement commits one statement in its tenant, and a failing one writes nothing and leaves the pool clean', async () => {
+    const db = testApp.app.get(TenantDb);
+    const tenant = await testApp.app.get(TenantResolver).resolve(`Bearer ${a.token}`);
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await runWithTenant(tenant, () =>
+      db.writeStatement("INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, 'Written in one trip', 'written in one trip', $2, $2)", [id, now]),
+    );
+    expect((await a.http.get(`/projects/${id}`)).body.name).toBe('Written in one trip');
+    expect((await b.http.get(`/projects/${id}`)).status).toBe(404);
+    const failing = runWithTenant(tenant, () =>
+      db.writeStatement("INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, 'Twice', 'written in one trip', $2, $2)", [randomUUID(), now]),
+    );
+    await expect(failing).rejects.toThrow();
+    // Every pooled connection is usable again: no transaction was left open on one.
+    const reads = await Promise.all(Array.from({ length: 12 }, () => a.http.post('/projects', { name: `After ${randomUUID()}` })));
+    expect(reads.map((r) => r.status)).toEqual(Array(12).fill(201));
+    expect((await a.http.get('/projects')).body.filter((p: { name: string }) => p.name === 'Twice')).toEqual([]);
+  });
+
   test("tenant A's MCP session cannot see or touch tenant B's projects", async () => {
     const pb = (await b.http.post('/projects', { name: 'B Only' })).body;
     const client = await connectMcp(testApp.url, a.token);
