@@ -35,6 +35,11 @@ export function runInRequestScope<T>(work: () => T, deadline?: number): T {
   return storage.run({ deadline }, work);
 }
 
+/** The running request's scope itself (its deadline may move later), or undefined outside a request. */
+export function requestScope(): { readonly deadline?: number } | undefined {
+  return storage.getStore();
+}
+
 /** When the running request must have been answered (epoch ms), or undefined outside a request. */
 export function requestDeadline(): number | undefined {
   return storage.getStore()?.deadline;

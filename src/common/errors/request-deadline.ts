@@ -1,13 +1,26 @@
 import type { NextFunction, Request, Response } from 'express';
-import { requestDeadline, runInRequestScope } from '../../../libs/tenancy';
+import { requestScope, runInRequestScope } from '../../../libs/tenancy';
 import { DATABASE_RETRY_AFTER_S, deadlineResponse } from './error-response';
+
+/** How often the open requests are checked against their deadlines. */
+const CHECK_EVERY_MS = 200;
+
+interface Watched {
+  res: Response;
+  scope: { readonly deadline?: number };
+}
+
+/** Requests, answered or not, until the next check drops them: adding one is all a request pays. */
+const watched = new Set<Watched>();
+let checker: NodeJS.Timeout | undefined;
 
 /**
  * Opens each request's scope with its deadline, `timeoutMs` from now, and answers 503
- * `DEADLINE_EXCEEDED` if nothing was sent by then. Database work of the request is bounded to end
- * by the deadline itself (`TenantDb`); this is the backstop for anything else that hangs. A
- * long-poll moves its request's deadline (`extendRequestDeadline`), and a stream that has sent its
- * headers is never cut.
+ * `DEADLINE_EXCEEDED` if nothing was sent by then (checked every 200 ms for all requests at once,
+ * so a request costs no timer of its own). Database work of the request is bounded to end by the
+ * deadline itself (`TenantDb`); this is the backstop for anything else that hangs. A long-poll
+ * moves its request's deadline (`extendRequestDeadline`), and a stream that has sent its headers
+ * is never cut.
  */
 export function requestDeadlines(timeoutMs: number) {
   return (_req: Request, res: Response, next: NextFunction) =>
@@ -17,17 +30,29 @@ export function requestDeadlines(timeoutMs: number) {
     }, Date.now() + timeoutMs);
 }
 
-/** Runs in the request's scope, so the timer sees a deadline moved since. */
 function watch(res: Response) {
-  let timer: NodeJS.Timeout | undefined;
-  const check = () => {
-    const left = (requestDeadline() ?? 0) - Date.now();
-    if (left > 0) return void (timer = setTimeout(check, left));
-    timer = undefined;
-    if (res.headersSent || res.writableEnded) return;
-    const { status, body } = deadlineResponse();
-    res.status(status).set('Retry-After', String(DATABASE_RETRY_AFTER_S)).json(body);
-  };
-  timer = setTimeout(check, (requestDeadline() ?? 0) - Date.now());
-  res.once('close', () => timer && clearTimeout(timer));
+  const scope = requestScope();
+  if (!scope) return;
+  watched.add({ res, scope });
+  if (!checker) {
+    checker = setInterval(check, CHECK_EVERY_MS);
+    checker.unref();
+  }
+}
+
+function check() {
+  const now = Date.now();
+  for (const entry of watched) {
+    const { res, scope } = entry;
+    if (res.headersSent || res.writableEnded || res.destroyed) watched.delete(entry);
+    else if ((scope.deadline ?? Infinity) <= now) {
+      watched.delete(entry);
+      const { status, body } = deadlineResponse();
+      res.status(status).set('Retry-After', String(DATABASE_RETRY_AFTER_S)).json(body);
+    }
+  }
+  if (watched.size === 0 && checker) {
+    clearInterval(checker);
+    checker = undefined;
+  }
 }
