@@ -7,7 +7,7 @@ import { Dialect, runMigrations } from '../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../migrations/tenant';
 import { HandoffTokenHashes1732300000000 } from '../migrations/tenant/1732300000000-handoff-token-hashes';
 import { TestDatabase } from './support/pg-database';
-import { postgresUp } from './support/suites';
+import { describePostgres } from './support/suites';
 
 const BEFORE = TENANT_MIGRATIONS.slice(0, TENANT_MIGRATIONS.indexOf(HandoffTokenHashes1732300000000));
 const TOKEN = 'ho_abcdefghijklmnop';
@@ -56,8 +56,10 @@ describe('the handoff token migration replaces stored tokens by their SHA-256', 
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
 
-  (postgresUp ? test : test.skip)('on Postgres', async () => {
+describePostgres('the handoff token migration replaces stored tokens by their SHA-256, on Postgres', () => {
+  test('on Postgres', async () => {
     const db = await TestDatabase.create();
     const ds = await new DataSource({ type: 'postgres', url: db.url, extra: { max: 1 } }).initialize();
     try {

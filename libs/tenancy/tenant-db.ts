@@ -152,27 +152,34 @@ export class TenantDb {
   }
 
   /** `BEGIN` with the scope, the statement and `COMMIT`, written together on a pipelined connection. */
-  private async statementIn(source: DataSource, scope: string, text: string, values: unknown[], timeout: number): Promise<void> {
+  private statementIn(source: DataSource, scope: string, text: string, values: unknown[], timeout: number): Promise<void> {
+    return this.onConnection(source, timeout, async ({ connection, query }) => {
+      const answers = pipelined(connection, () => [query(`BEGIN; ${scope}`), query(text, values), query('COMMIT')]);
+      // Every answer is awaited before the connection goes back: none may arrive for its next user.
+      for (const answer of await Promise.allSettled(answers)) if (answer.status === 'rejected') throw answer.reason;
+    });
+  }
+
+  /**
+   * Runs `use` on a connection of `source`'s pool, every query bounded by the client's `timeout`.
+   * A statement the client gave up waiting for may still be running, or the connection may be
+   * gone: either way the connection is dropped afterwards, not returned to the pool.
+   */
+  private async onConnection<T>(source: DataSource, timeout: number, use: (held: HeldConnection) => Promise<T>): Promise<T> {
     const runner = source.createQueryRunner();
-    let client: (PoolClient & { pipeline: boolean }) | undefined;
+    let connection: Pipelinable | undefined;
     let broken: Error | undefined;
     try {
-      client = (await runner.connect()) as PoolClient & { pipeline: boolean };
-      const connection = client;
-      const query = (queryText: string, queryValues?: unknown[]) =>
-        timedQuery(connection, queryText, queryValues, timeout).catch((error: Error) => {
+      connection = (await runner.connect()) as Pipelinable;
+      const client = connection;
+      const query = (text: string, values?: unknown[]): Promise<QueryResult> =>
+        timedQuery(client, text, values, timeout).catch((error: Error) => {
           if (isConnectionLost(error)) broken ??= error;
           throw error;
         });
-      connection.pipeline = true;
-      const socket = connection.connection.stream;
-      socket.cork(); // one write for the three
-      const answers = Promise.allSettled([query(`BEGIN; ${scope}`), query(text, values), query('COMMIT')]);
-      socket.uncork();
-      // Every answer is awaited before the connection goes back: none may arrive for its next user.
-      for (const answer of await answers) if (answer.status === 'rejected') throw answer.reason;
+      return await use({ runner, connection: client, query, lost: () => broken !== undefined });
     } finally {
-      if (client) client.pipeline = false;
+      if (connection) connection.pipeline = false;
       await releaseRunner(runner, broken);
     }
   }
@@ -268,20 +275,8 @@ export class TenantDb {
     return manager;
   }
 
-  private async transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined', timeout: number): Promise<T> {
-    const runner = source.createQueryRunner();
-    let client: (PoolClient & { pipeline: boolean }) | undefined;
-    let broken: Error | undefined;
-    try {
-      client = (await runner.connect()) as PoolClient & { pipeline: boolean };
-      const connection = client;
-      // A statement the client gave up waiting for may still be running, or the connection
-      // may be gone: either way it must not go back to the pool.
-      const query = (text: string, values?: unknown[]): Promise<QueryResult> =>
-        timedQuery(connection, text, values, timeout).catch((error: Error) => {
-          if (isConnectionLost(error)) broken ??= error;
-          throw error;
-        });
+  private transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined', timeout: number): Promise<T> {
+    return this.onConnection(source, timeout, async ({ runner, connection, query, lost }) => {
       // Statements go out one after another, in the order they were issued,
       // even when the work issues several at once.
       let tail: Promise<unknown> = Promise.resolve();
@@ -299,11 +294,7 @@ export class TenantDb {
         if (opening === 'separate') return Promise.all([send(`BEGIN; ${scope}`), send(text, values)]).then(([, result]) => result);
         // Pipelined: the opening and the statement leave together, without waiting for the
         // opening's answer; a failed opening aborts the transaction, so the statement fails too.
-        connection.pipeline = true;
-        const socket = connection.connection.stream;
-        socket.cork(); // one write for both
-        const both = Promise.all([query(`BEGIN; ${scope}`), query(text, values)]);
-        socket.uncork();
+        const both = Promise.all(pipelined(connection, () => [query(`BEGIN; ${scope}`), query(text, values)]));
         tail = both.catch(() => undefined);
         return both.then(([, result]) => result);
       });
@@ -313,13 +304,10 @@ export class TenantDb {
         if (open) await send('COMMIT');
         return result;
       } catch (error) {
-        if (open && !broken) await send('ROLLBACK').catch(() => undefined);
+        if (open && !lost()) await send('ROLLBACK').catch(() => undefined);
         throw error;
       }
-    } finally {
-      if (client) client.pipeline = false;
-      await releaseRunner(runner, broken);
-    }
+    });
   }
 
   /**
@@ -375,6 +363,27 @@ function postgresParts() {
 const MIN_STATEMENT_MS = 50;
 
 const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
+
+/** A pooled pg client, switched to pipelining with this flag (`test/library-contracts.spec.ts`). */
+type Pipelinable = PoolClient & { pipeline: boolean };
+
+/** One connection held for a unit of work: its query runner, the client, a bounded query, and whether it was lost. */
+interface HeldConnection {
+  runner: QueryRunner;
+  connection: Pipelinable;
+  query: (text: string, values?: unknown[]) => Promise<QueryResult>;
+  lost: () => boolean;
+}
+
+/** Sends the queries `send` issues in one write, on `connection` switched to pg's pipeline mode. */
+function pipelined<T>(connection: Pipelinable, send: () => Promise<T>[]): Promise<T>[] {
+  connection.pipeline = true;
+  const socket = connection.connection.stream;
+  socket.cork();
+  const answers = send();
+  socket.uncork();
+  return answers;
+}
 
 /** A tenant's schema and role (none for a BYODB database, whose connection owns it). */
 interface Where {

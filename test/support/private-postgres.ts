@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from './processes';
 import { sleep } from './wait';
+import { describeUnless } from './suites';
 
 const POSTGRES_LIBS = '/usr/lib/postgresql';
 
@@ -43,13 +44,7 @@ export function privatePostgresProblem(): string | undefined {
  * describe() for suites that start their own cluster: skipped with the reason when the binaries
  * are missing, except under CI=true, where the suite runs and fails (as for the shared services).
  */
-export const describePrivatePostgres = (name: string, fn: () => void) => {
-  const problem = privatePostgresProblem();
-  if (!problem || process.env.CI === 'true') return describe(name, fn);
-  // eslint-disable-next-line no-console -- the skip and its reason are reported in the jest output, where whoever runs the suites reads it
-  console.warn(`skipping "${name}": ${problem}`);
-  return describe.skip(name, fn);
-};
+export const describePrivatePostgres = (name: string, fn: () => void) => describeUnless(process.env.CI === 'true' ? undefined : privatePostgresProblem())(name, fn);
 
 async function run(command: string[]): Promise<string> {
   const [cmd, ...args] = command;
