@@ -2,13 +2,13 @@ import type { INestApplication } from '@nestjs/common';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Client } from 'pg';
 import { parse } from 'pg-connection-string';
+import { Backoff, retry } from '../libs/retry';
 import { isDatabaseUnavailable } from '../libs/tenancy';
 import { toErrorResponse } from './common/errors/error-response';
 import { AppConfig } from './config/app-config';
 
 /** Waits between attempts: 250 ms, doubling, never more than 2 s. */
-const FIRST_DELAY_MS = 250;
-const MAX_DELAY_MS = 2000;
+const WAIT_BACKOFF: Backoff = { firstMs: 250, maxMs: 2000 };
 /** One attempt gives up after this long (a frozen server accepts the TCP connection and says nothing). */
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -33,7 +33,7 @@ export class DatabaseRefusedError extends Error {
  * Boots the app once the Postgres named by SERVICE_DB_URL answers. While it does not, the process
  * stays up: it tries again (250 ms, doubling, at most 2 s apart), writes one JSON line per attempt
  * naming the variable, host, port and reason, and after the first failed attempt answers on its
- * port (`GET /health` 200 `starting`, `GET /health/deep` 503, anything else 503
+ * port (`GET /health` 200 `starting`, `GET /health/live` 200, `GET /health/deep` 503, anything else 503
  * DATABASE_UNAVAILABLE with Retry-After), so liveness holds and clients are told to retry. `boot`
  * builds and initialises the app (migrations run there); a database lost during it means waiting
  * again. A refused password, a missing database, or any error that is not "unreachable" throws
@@ -45,31 +45,40 @@ export async function bootWhenDatabaseAnswers(config: AppConfig, boot: () => Pro
   const started = Date.now();
   let starting: Server | undefined;
   let lastFailure: unknown;
-  for (let attempt = 1; ; attempt++) {
-    let failure = await probe(url);
-    if (failure === undefined) {
-      try {
-        const app = await boot();
-        if (starting) await app.listen(handOver(starting));
-        else await app.listen(config.port, config.host);
-        if (attempt > 1) logLine('info', 'the database answers; Baton started', { variable: 'SERVICE_DB_URL', host, port: Number(port), waited_ms: Date.now() - started });
-        return app;
-      } catch (error) {
-        if (!isDatabaseUnavailable(error)) throw error;
-        failure = error;
+  const booted = await retry<INestApplication, unknown>(
+    async (attempt) => {
+      let failure = await probe(url);
+      if (failure === undefined) {
+        try {
+          const app = await boot();
+          if (starting) await app.listen(handOver(starting));
+          else await app.listen(config.port, config.host);
+          if (attempt > 1) logLine('info', 'the database answers; Baton started', { variable: 'SERVICE_DB_URL', host, port: Number(port), waited_ms: Date.now() - started });
+          return { ok: true, value: app };
+        } catch (error) {
+          if (!isDatabaseUnavailable(error)) throw error;
+          failure = error;
+        }
       }
-    }
-    const refused = refusal(failure);
-    if (refused) {
-      const message = `Baton cannot use the database named by SERVICE_DB_URL (host ${host}, port ${port}): ${refused}; fix SERVICE_DB_URL or the database, then start again`;
-      throw new DatabaseRefusedError(message, { cause: failure });
-    }
-    lastFailure = failure;
-    const delay = Math.min(FIRST_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
-    logLine('warn', 'waiting for the database', { variable: 'SERVICE_DB_URL', host, port: Number(port), attempt, reason: reasonOf(failure), retry_in_ms: delay });
-    starting ??= await openStarting(config, () => reasonCode(lastFailure));
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
+      const refused = refusal(failure);
+      if (refused) {
+        const message = `Baton cannot use the database named by SERVICE_DB_URL (host ${host}, port ${port}): ${refused}; fix SERVICE_DB_URL or the database, then start again`;
+        throw new DatabaseRefusedError(message, { cause: failure });
+      }
+      return { ok: false, failure };
+    },
+    {
+      backoff: WAIT_BACKOFF,
+      onRetry: async ({ attempt, failure, delayMs }) => {
+        lastFailure = failure;
+        logLine('warn', 'waiting for the database', { variable: 'SERVICE_DB_URL', host, port: Number(port), attempt, reason: reasonOf(failure), retry_in_ms: delayMs });
+        starting ??= await openStarting(config, () => reasonCode(lastFailure));
+      },
+    },
+  );
+  // Without a limit on attempts or time, only a value or a thrown refusal ends the waiting.
+  if (!booted.ok) throw booted.failure;
+  return booted.value;
 }
 
 /** One connection and `SELECT 1`; undefined when the database answered, else what went wrong. */
@@ -115,6 +124,8 @@ async function openStarting(config: AppConfig, lastReason: () => string): Promis
     const path = (req.url ?? '/').split('?')[0];
     res.setHeader('Connection', 'close');
     if (path === '/health') return send(res, 200, { status: 'starting', ...identity });
+    // Liveness holds while Baton waits (a database outage must not restart it); readiness is the 503 below.
+    if (path === '/health/live') return send(res, 200, { status: 'ok' });
     if (path === '/health/deep') return send(res, 503, { status: 'starting', ...identity, components: { database: { status: 'down', error: lastReason() } } });
     for (const [name, value] of Object.entries(unavailable.headers ?? {})) res.setHeader(name, value);
     send(res, unavailable.status, unavailable.body);

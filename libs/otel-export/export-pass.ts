@@ -1,4 +1,5 @@
-import { backoffDelayMs } from './backoff';
+import { retry } from '../retry';
+import { BACKOFF_JITTER } from './backoff';
 import type { OtlpLibrary } from './loader';
 import { ExportLogRecord, ExportTarget, OtlpChunkSender, SendOutcome } from './otlp-sender';
 import { ExportNumbers } from './settings';
@@ -97,31 +98,33 @@ export async function runExportPass(source: ExportSource, sender: ChunkSender, n
   const chunkSize = Math.max(1, Math.min(numbers.chunkSize, numbers.batchSize));
   for (let from = 0; from < pending.length; from += chunkSize) {
     const chunk = pending.slice(from, from + chunkSize);
-    for (let retry = 0; ; retry++) {
-      const remaining = deadlineAt - clock.now();
-      if (remaining <= 0) return stop('deadline');
-      result.attempts++;
-      const outcome = await sender.send(
-        chunk.map((p) => p.record),
-        Math.min(numbers.timeoutS * 1000, remaining),
-      );
-      if (outcome.ok) {
-        const last = chunk[chunk.length - 1].seq;
-        if (!(await source.advance(last, chunk.length))) return stop('claim_lost');
-        result.sent += chunk.length;
-        result.chunks_sent++;
-        result.last_sent_seq = last;
-        break;
-      }
-      result.last_error = outcome.error;
-      if (retry >= numbers.maxRetries) return stop('chunk_failed');
-      const delay = backoffDelayMs(numbers.backoffBaseS, retry, clock.random);
-      // Waiting would reach the deadline before the next attempt could even start.
-      if (delay >= deadlineAt - clock.now()) return stop('deadline');
-      result.retries++;
-      result.retry_delays_ms.push(delay);
-      await clock.sleep(delay);
-    }
+    const delivery = await retry<boolean, string>(
+      async (_attempt, remainingMs) => {
+        result.attempts++;
+        const outcome = await sender.send(
+          chunk.map((p) => p.record),
+          Math.min(numbers.timeoutS * 1000, remainingMs),
+        );
+        if (outcome.ok) return { ok: true, value: await source.advance(chunk[chunk.length - 1].seq, chunk.length) };
+        result.last_error = outcome.error;
+        return { ok: false, failure: outcome.error };
+      },
+      {
+        backoff: { firstMs: numbers.backoffBaseS * 1000, jitter: BACKOFF_JITTER },
+        attempts: numbers.maxRetries + 1,
+        deadlineAt,
+        clock,
+        onRetry: ({ delayMs }) => {
+          result.retries++;
+          result.retry_delays_ms.push(delayMs);
+        },
+      },
+    );
+    if (!delivery.ok) return stop(delivery.stop === 'attempts' ? 'chunk_failed' : 'deadline');
+    if (!delivery.value) return stop('claim_lost');
+    result.sent += chunk.length;
+    result.chunks_sent++;
+    result.last_sent_seq = chunk[chunk.length - 1].seq;
   }
   result.duration_ms = clock.now() - started;
   return result;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import { backoffDelay } from '../retry';
 import { Availability, AvailabilityTracker } from './availability';
 
 /** What travels on the channel: one tenant's wake-ups, dashboard event or budget pause. */
@@ -9,7 +10,7 @@ export interface Envelope {
   /** Topics to wake (`msg:...`, `hitl:...`). */
   w?: string[];
   /** A dashboard event. */
-  e?: { event: string; data: Record<string, unknown> };
+  e?: { event: string; data: Record<string, unknown>; account?: string };
   /** The tenant's push is paused for this month (`YYYY-MM`). */
   p?: string;
 }
@@ -41,7 +42,7 @@ export interface ErrorMark {
 }
 
 /** Reconnect backoff: 100 ms doubling to 5 s. */
-export const reconnectDelay = (attempt: number) => Math.min(100 * 2 ** Math.min(attempt, 6), 5000);
+export const reconnectDelay = (attempt: number) => backoffDelay({ firstMs: 100, maxMs: 5000 }, attempt);
 
 /**
  * The Redis pub/sub adapter. Two connections (publishing and subscribing) to

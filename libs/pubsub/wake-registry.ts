@@ -1,7 +1,11 @@
+import type { CoalescedPoll, Probe } from './coalesced-poll';
+
 /** One pending wait, registered before the caller reads the database so no wake-up can slip between. */
 export interface Waiter {
   /** Resolves true when woken (now or earlier), false when `ms` passed first. */
   wait(ms: number): Promise<boolean>;
+  /** Wakes this waiter alone (its scope's shared read found news for it). */
+  wake(): void;
   cancel(): void;
 }
 
@@ -52,6 +56,7 @@ export class WakeRegistry {
           // A wait never keeps a stopping process alive.
           entry.timer.unref();
         }),
+      wake: () => fire(entry),
       cancel,
     };
   }
@@ -67,6 +72,13 @@ export class WakeRegistry {
 
   wakeAll(): void {
     for (const set of this.byKey.values()) set.forEach(fire);
+  }
+
+  /** Waits currently registered, each once whatever the number of its keys. */
+  get waiting(): number {
+    const entries = new Set<Entry>();
+    for (const set of this.byKey.values()) for (const entry of set) entries.add(entry);
+    return entries.size;
   }
 
   /** Waiters currently registered (a waiter on several keys counts once per key). */
@@ -97,6 +109,22 @@ export interface LongPollOptions<T> {
   done: (value: T) => boolean;
   /** Milliseconds until the next read when nobody wakes the waiter: the safety poll while push is live, else the poll interval. */
   interval: () => number;
+  /**
+   * Instead of reading on its own every interval, the waiter joins the shared read of its scope
+   * (one read per scope and interval, see CoalescedPoll), which wakes it when one of its topics
+   * changed after the version its own read saw.
+   */
+  shared?: {
+    poll: CoalescedPoll;
+    scope: string;
+    probe: Probe;
+    /** The topics the shared read reports changes of (the keys without the tenant). */
+    topics: string[];
+    /** The version a read of this waiter saw. */
+    version: (value: T) => number;
+  };
+  /** True once the process is stopping: the wait answers with its latest read instead of waiting on. */
+  stopping?: () => boolean;
 }
 
 /**
@@ -107,14 +135,22 @@ export interface LongPollOptions<T> {
  */
 export async function longPoll<T>(options: LongPollOptions<T>): Promise<T> {
   const deadline = Date.now() + options.waitMs;
+  const shared = options.shared;
   for (;;) {
     const waiter = options.registry.register(options.keys);
+    let unwatch: (() => void) | undefined;
     try {
       const value = await options.read();
       const left = deadline - Date.now();
-      if (options.done(value) || left <= 0) return value;
-      await waiter.wait(Math.min(options.interval(), left));
+      if (options.done(value) || left <= 0 || options.stopping?.()) return value;
+      if (shared) {
+        unwatch = shared.poll.watch(shared.scope, shared.probe, shared.topics, shared.version(value), () => waiter.wake());
+        await waiter.wait(left);
+      } else {
+        await waiter.wait(Math.min(options.interval(), left));
+      }
     } finally {
+      unwatch?.();
       waiter.cancel();
     }
   }

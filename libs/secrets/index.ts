@@ -1,2 +1,2 @@
-export { findSecret, isMachineLocalPath, MachineLocalPathKind, SecretKind } from './detect';
+export { findSecret, isMachineLocalPath, type MachineLocalPathKind, type SecretKind } from './detect';
 export { redactSecrets } from './redact';

@@ -1,4 +1,5 @@
-import { redactSecrets } from './redact';
+import { ORDINARY, SECRETS } from '../../test/support/secret-corpus';
+import { redactSecrets, replaceSecretShapes } from './redact';
 
 describe('redactSecrets', () => {
   describe("Baton's own API tokens", () => {
@@ -104,6 +105,23 @@ describe('redactSecrets', () => {
     test('is idempotent: redacting twice gives the same text', () => {
       const once = redactSecrets('Bearer sk_service_abc postgres://u:p@h/db eyJa.eyJb.c');
       expect(redactSecrets(once)).toBe(once);
+    });
+  });
+
+  describe('the quick scan in front of the patterns', () => {
+    const cases = [...SECRETS.map(([, value]) => value), ...ORDINARY];
+    const shapes = (value: string) => [
+      value,
+      value.toUpperCase(),
+      value.toLowerCase(),
+      `{"msg":"request","path":"/x/${value}","status":200}`,
+      `Authorization: Bearer ${value}`,
+      `see postgres://me:${value}@db.internal/x`,
+    ];
+    test('never lets through a line the patterns would change, and changes nothing else', () => {
+      for (const value of cases) {
+        for (const text of shapes(value)) expect(redactSecrets(text)).toBe(replaceSecretShapes(text));
+      }
     });
   });
 });

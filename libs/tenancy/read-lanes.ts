@@ -268,14 +268,26 @@ export class ReadLanes {
     this.watchdog.unref();
   }
 
-  /** Lanes whose server answered nothing for `queryTimeoutMs` with statements in flight: destroyed. */
+  /**
+   * Lanes whose server answered nothing for `queryTimeoutMs` with statements in
+   * flight: destroyed. Judged after this turn's I/O has been read (`setImmediate`
+   * runs after the poll phase): when this process itself was stalled (a busy
+   * machine, a long pause), answers that arrived meanwhile wait in the socket
+   * while timers run first, and a lane that did answer must not be cut for it.
+   */
   private cutStalled() {
-    const now = Date.now();
-    for (const lane of [...this.lanes]) {
-      if (lane.inFlight === 0 || now - lane.progressAt < this.queryTimeoutMs) continue;
-      const error = new Error(`Query read timeout: the database answered nothing for ${this.queryTimeoutMs} ms`);
-      lane.client.connection.stream.destroy();
-      this.release(lane, error);
-    }
+    if (!this.lanes.some((lane) => this.stalled(lane))) return;
+    setImmediate(() => {
+      for (const lane of [...this.lanes]) {
+        if (!this.stalled(lane)) continue;
+        const error = new Error(`Query read timeout: the database answered nothing for ${this.queryTimeoutMs} ms`);
+        lane.client.connection.stream.destroy();
+        this.release(lane, error);
+      }
+    });
+  }
+
+  private stalled(lane: Lane): boolean {
+    return !lane.released && lane.inFlight > 0 && Date.now() - lane.progressAt >= this.queryTimeoutMs;
   }
 }

@@ -16,6 +16,12 @@ interface TenantScope {
   tenant?: TenantContext;
   /** When the request must have been answered (epoch milliseconds); none outside requests. */
   deadline?: number;
+  /** Its credential may only read (a read-scope API token): MCP refuses its tools that change state. */
+  readOnly?: boolean;
+  /** The person the request acts for: the signed-in account, or the account that made its API token. */
+  actorAccountId?: string;
+  /** The instance's admin identity behind the request (an admin's address, or `admin password`), when it has one. */
+  adminActor?: string;
 }
 
 const storage = new AsyncLocalStorage<TenantScope>();
@@ -54,12 +60,38 @@ export function extendRequestDeadline(until: number): void {
   if (scope?.deadline !== undefined && scope.deadline < until) scope.deadline = until;
 }
 
-/** Sets the tenant of the running request, once. */
-export function enterRequestTenant(tenant: TenantContext): void {
+/**
+ * Sets the tenant of the running request, once; `readOnly` when its credential may only read,
+ * `actorAccountId` the person it acts for when one is known.
+ */
+export function enterRequestTenant(tenant: TenantContext, access: { readOnly?: boolean; actorAccountId?: string } = {}): void {
   const scope = storage.getStore();
   if (!scope) throw new Error('No request scope: the tenant scope middleware must run before the tenant guard');
   if (scope.tenant && scope.tenant.tenantId !== tenant.tenantId) throw new Error('The tenant of a request cannot change');
   scope.tenant = tenant;
+  if (access.readOnly) scope.readOnly = true;
+  if (access.actorAccountId) scope.actorAccountId = access.actorAccountId;
+}
+
+/** Records that the running request comes from the instance's admin identity, named by `actor`. */
+export function markRequestAdmin(actor: string): void {
+  const scope = storage.getStore();
+  if (scope) scope.adminActor = actor;
+}
+
+/** The admin identity behind the running request (see markRequestAdmin), if any. */
+export function requestAdminActor(): string | undefined {
+  return storage.getStore()?.adminActor;
+}
+
+/** The account the running request acts for (a signed-in person, or the maker of its API token), if known. */
+export function requestActorAccountId(): string | undefined {
+  return storage.getStore()?.actorAccountId;
+}
+
+/** Whether the running request's credential may only read; false outside requests. */
+export function requestIsReadOnly(): boolean {
+  return storage.getStore()?.readOnly === true;
 }
 
 /** The tenant of the running request or job. Throws when none was set: a bug, never a default. */

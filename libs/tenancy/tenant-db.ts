@@ -1,18 +1,17 @@
-import type { Pool, PoolClient, QueryResult } from 'pg';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Availability } from './availability';
 import { ByodbPools } from './byodb-pools';
+import { poolOf } from './pg-connection';
+import { createReadManager } from './postgres-read';
+import { Statement, statementIn, transactIn, transactWithTypeorm, Work } from './postgres-transaction';
 import type { ReadLanes } from './read-lanes';
 import type * as ReadLanesModule from './read-lanes';
-import { timedQuery } from './timed-query';
-import type { ReadResult, ReadScope } from './scoped-read';
+import type { ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, requestDeadline, TenantContext } from './tenant-context';
-import { BYODB_SCHEMA } from './tenant-schema';
 import { DeadlinePassedError, OwnDatabaseRefusedError, TenantShare } from './tenant-share';
-
-type Work<T> = (manager: EntityManager) => Promise<T>;
+import { scopeStatements, storageOwner, whereOf } from './tenant-where';
 
 /**
  * Ways for work to reach Postgres. `read`: `lanes` (each statement scoped and pipelined,
@@ -25,7 +24,6 @@ export interface PostgresPaths {
   read: 'lanes' | 'transaction';
   write: 'pipelined' | 'separate' | 'typeorm';
 }
-type Send = (text: string, values?: unknown[]) => Promise<QueryResult | ReadResult>;
 
 /** Bounds on tenant work on Postgres. */
 export interface TenantDbLimits {
@@ -106,15 +104,18 @@ export class TenantDb {
    * One write statement as a transaction of its own. On Postgres the opening (with the scope), the
    * statement and COMMIT leave in one write and are answered in one round trip, where a
    * transaction's COMMIT waits for its statements' answers first: for hot single-statement writes
-   * that a caller waits on (the AI-log's group commit). A statement that fails rolls it back.
+   * that a caller waits on (the AI-log's group commit). A statement that fails rolls it back. A
+   * statement with a `name` is prepared under it on each Postgres connection the first time it
+   * runs there: later writes send only its values, and Postgres neither parses nor plans it again
+   * (it analyses it again when the connection's last tenant was another, whose search path differs).
    */
-  writeStatement(text: string, values: unknown[]): Promise<void> {
-    if (this.dialect === 'sqlite') return this.serialised(async () => void (await this.shared.query(text, values)));
+  writeStatement(statement: Statement): Promise<void> {
+    if (this.dialect === 'sqlite') return this.serialised(async () => void (await this.shared.query(statement.text, statement.values)));
     const tenant = currentTenant();
     const scope = whereOf(tenant);
     return this.availability.watch(
       storageOwner(tenant) ?? 'shared',
-      this.onTenantPool(tenant, (source, bounds) => this.statementIn(source, scopeStatements(scope, bounds.statementMs), text, values, bounds.queryMs)),
+      this.onTenantPool(tenant, (source, bounds) => statementIn(source, scopeStatements(scope, bounds.statementMs), statement, bounds.queryMs)),
     );
   }
 
@@ -139,7 +140,7 @@ export class TenantDb {
     }
     return this.onTenantPool(tenant, (source, bounds) => {
       const scope = scopeStatements(whereOf(tenant), bounds.statementMs) + (mode === 'read' ? '; SET TRANSACTION READ ONLY' : '');
-      return paths.write === 'typeorm' ? this.transactWithTypeorm(source, scope, work) : this.transactIn(source, scope, work, paths.write, bounds.queryMs);
+      return paths.write === 'typeorm' ? transactWithTypeorm(source, scope, work) : transactIn(source, scope, work, paths.write, bounds.queryMs);
     });
   }
 
@@ -149,39 +150,6 @@ export class TenantDb {
     const bounds = this.boundsNow();
     if (source !== this.shared) return use(source, bounds);
     return this.shareOf(source).run(tenant.tenantId, () => use(source, bounds), bounds.waitMs);
-  }
-
-  /** `BEGIN` with the scope, the statement and `COMMIT`, written together on a pipelined connection. */
-  private statementIn(source: DataSource, scope: string, text: string, values: unknown[], timeout: number): Promise<void> {
-    return this.onConnection(source, timeout, async ({ connection, query }) => {
-      const answers = pipelined(connection, () => [query(`BEGIN; ${scope}`), query(text, values), query('COMMIT')]);
-      // Every answer is awaited before the connection goes back: none may arrive for its next user.
-      for (const answer of await Promise.allSettled(answers)) if (answer.status === 'rejected') throw answer.reason;
-    });
-  }
-
-  /**
-   * Runs `use` on a connection of `source`'s pool, every query bounded by the client's `timeout`.
-   * A statement the client gave up waiting for may still be running, or the connection may be
-   * gone: either way the connection is dropped afterwards, not returned to the pool.
-   */
-  private async onConnection<T>(source: DataSource, timeout: number, use: (held: HeldConnection) => Promise<T>): Promise<T> {
-    const runner = source.createQueryRunner();
-    let connection: Pipelinable | undefined;
-    let broken: Error | undefined;
-    try {
-      connection = (await runner.connect()) as Pipelinable;
-      const client = connection;
-      const query = (text: string, values?: unknown[]): Promise<QueryResult> =>
-        timedQuery(client, text, values, timeout).catch((error: Error) => {
-          if (isConnectionLost(error)) broken ??= error;
-          throw error;
-        });
-      return await use({ runner, connection: client, query, lost: () => broken !== undefined });
-    } finally {
-      if (connection) connection.pipeline = false;
-      await releaseRunner(runner, broken);
-    }
   }
 
   /**
@@ -220,94 +188,14 @@ export class TenantDb {
     return this.sharedShare;
   }
 
-  /** A transaction through TypeORM's own query runner API only: START TRANSACTION, the scope, the work, COMMIT. */
-  private async transactWithTypeorm<T>(source: DataSource, scope: string, work: Work<T>): Promise<T> {
-    const runner = source.createQueryRunner();
-    try {
-      await runner.startTransaction();
-      try {
-        await runner.query(scope);
-        const result = await work(runner.manager);
-        await runner.commitTransaction();
-        return result;
-      } catch (error) {
-        await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
-      }
-    } finally {
-      await runner.release();
-    }
-  }
-
-  /**
-   * The entity manager every read-only unit of work on `source` is given. Its
-   * query runner holds no connection and nothing of any request: each statement
-   * is scoped, when it is sent, for the tenant of the request that sends it, and
-   * travels on `source`'s read lanes. So no runner is made and released per read.
-   * No transaction stays open: each statement is its own implicit one, scoped
-   * (and made read-only) by the statement sent with it. `owner` is the tenant
-   * whose own database `source` is, or null for the shared cluster.
-   */
+  /** The one entity manager of read-only work on `source` (`createReadManager`). */
   private readManagerFor(source: DataSource, owner: string | null): EntityManager {
     let manager = this.readManagers.get(source);
-    if (manager) return manager;
-    const lanes = this.lanesFor(source);
-    const runner = source.createQueryRunner();
-    routeQueries(runner, (text, values) => {
-      if (TRANSACTION_CONTROL.test(text)) return Promise.reject(new Error('read-only tenant work cannot open or end a transaction'));
-      const tenant = currentTenant();
-      // The tenant chose the source when the work began: a statement sent under another tenant fails loudly.
-      if (owner !== storageOwner(tenant)) {
-        return Promise.reject(new Error(`a read of tenant ${tenant.tenantId} reached another tenant's storage`));
-      }
-      const readScope = this.readScopeOf(tenant, this.boundsNow().statementMs);
-      return lanes.read(readScope, text, values).catch((error: unknown) => {
-        // Several statements in one text cannot be prepared: without parameters they are sent
-        // as text, scoped the same way; with parameters Postgres's refusal stands, as it would
-        // for any pg query.
-        if (!isMultiStatementRefusal(error) || (values && values.length > 0)) throw error;
-        const scope = scopeStatements(whereOf(tenant), Number(readScope.statementTimeout));
-        return lastResult(lanes.query(readScope.searchPath, `${scope}; SET LOCAL transaction_read_only TO on; ${text}`));
-      });
-    });
-    manager = runner.manager;
-    this.readManagers.set(source, manager);
+    if (!manager) {
+      manager = createReadManager(source, this.lanesFor(source), owner, (tenant) => this.readScopeOf(tenant, this.boundsNow().statementMs));
+      this.readManagers.set(source, manager);
+    }
     return manager;
-  }
-
-  private transactIn<T>(source: DataSource, scope: string, work: Work<T>, opening: 'separate' | 'pipelined', timeout: number): Promise<T> {
-    return this.onConnection(source, timeout, async ({ runner, connection, query, lost }) => {
-      // Statements go out one after another, in the order they were issued,
-      // even when the work issues several at once.
-      let tail: Promise<unknown> = Promise.resolve();
-      const send = (text: string, values?: unknown[]): Promise<QueryResult> => {
-        const result = tail.then(() => query(text, values));
-        tail = result.catch(() => undefined);
-        return result;
-      };
-      // The transaction opens, already scoped, with the first statement: both leave in one
-      // write on the connection, switched to pg's pipeline mode (see `PostgresPaths`).
-      let open = false;
-      routeQueries(runner, (text, values) => {
-        if (open) return send(text, values);
-        open = true;
-        if (opening === 'separate') return Promise.all([send(`BEGIN; ${scope}`), send(text, values)]).then(([, result]) => result);
-        // Pipelined: the opening and the statement leave together, without waiting for the
-        // opening's answer; a failed opening aborts the transaction, so the statement fails too.
-        const both = Promise.all(pipelined(connection, () => [query(`BEGIN; ${scope}`), query(text, values)]));
-        tail = both.catch(() => undefined);
-        return both.then(([, result]) => result);
-      });
-      markTransactionOpen(runner);
-      try {
-        const result = await work(runner.manager);
-        if (open) await send('COMMIT');
-        return result;
-      } catch (error) {
-        if (open && !lost()) await send('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-    });
   }
 
   /**
@@ -361,113 +249,3 @@ function postgresParts() {
 
 /** Less time than this left before the deadline: no statement is started. */
 const MIN_STATEMENT_MS = 50;
-
-const TRANSACTION_CONTROL = /^\s*(START|BEGIN|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION)\b/i;
-
-/** A pooled pg client, switched to pipelining with this flag (`test/library-contracts.spec.ts`). */
-type Pipelinable = PoolClient & { pipeline: boolean };
-
-/** One connection held for a unit of work: its query runner, the client, a bounded query, and whether it was lost. */
-interface HeldConnection {
-  runner: QueryRunner;
-  connection: Pipelinable;
-  query: (text: string, values?: unknown[]) => Promise<QueryResult>;
-  lost: () => boolean;
-}
-
-/** Sends the queries `send` issues in one write, on `connection` switched to pg's pipeline mode. */
-function pipelined<T>(connection: Pipelinable, send: () => Promise<T>[]): Promise<T>[] {
-  connection.pipeline = true;
-  const socket = connection.connection.stream;
-  socket.cork();
-  const answers = send();
-  socket.uncork();
-  return answers;
-}
-
-/** A tenant's schema and role (none for a BYODB database, whose connection owns it). */
-interface Where {
-  schema: string;
-  role: string | null;
-}
-
-/** The tenant whose own database holds `tenant`'s data (itself, with BYODB), or null for the shared cluster. */
-function storageOwner(tenant: TenantContext): string | null {
-  return tenant.byodbUrlEncrypted ? tenant.tenantId : null;
-}
-
-/** Where `tenant`'s data lives on the storage it uses: its schema and role on the shared cluster, `baton` in its own database. */
-function whereOf(tenant: TenantContext): Where {
-  if (tenant.byodbUrlEncrypted) return { schema: BYODB_SCHEMA, role: null };
-  if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
-  return { schema: tenant.schema, role: tenant.role };
-}
-
-function scopeStatements({ schema, role }: Where, statementTimeoutMs: number): string {
-  return `SET LOCAL search_path TO ${quoteIdent(schema)}; SET LOCAL statement_timeout TO ${Math.trunc(statementTimeoutMs)}${role ? `; SET LOCAL ROLE ${quoteIdent(role)}` : ''}`;
-}
-
-/** The pg pool of a Postgres data source (`test/library-contracts.spec.ts`). */
-function poolOf(source: DataSource): Pool {
-  return (source.driver as unknown as { master: Pool }).master;
-}
-
-/**
- * Errors after which a connection cannot be trusted with another transaction: the client gave up
- * waiting for an answer (`query_timeout`), or the connection itself failed or was closed.
- */
-function isConnectionLost(error: Error): boolean {
-  const code = (error as { code?: string }).code ?? '';
-  return (
-    error.message === 'Query read timeout' ||
-    /^Connection terminated|not queryable|Client was closed/.test(error.message) ||
-    code.startsWith('08') ||
-    ['57P01', '57P02', '57P03', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNREFUSED'].includes(code)
-  );
-}
-
-/**
- * Gives the runner's connection back to the pool, or, after `broken`, has the pool drop it. TypeORM
- * passes an error to pg's release only from its private `releasePostgresConnection`
- * (`test/library-contracts.spec.ts`); its public `release()` always gives the connection back.
- */
-function releaseRunner(runner: QueryRunner, broken: Error | undefined): Promise<void> {
-  if (!broken) return runner.release();
-  return (runner as unknown as { releasePostgresConnection(error?: Error): Promise<void> }).releasePostgresConnection(broken);
-}
-
-function isMultiStatementRefusal(error: unknown): boolean {
-  return (error as { code?: string }).code === '42601' && /multiple commands/.test((error as Error).message);
-}
-
-/** A multi-statement message answers with one result per statement: the caller asked for the last. */
-async function lastResult(pending: Promise<QueryResult | QueryResult[]>): Promise<QueryResult> {
-  const result = await pending;
-  return Array.isArray(result) ? result[result.length - 1] : result;
-}
-
-/**
- * Makes every statement TypeORM sends through `runner` (entity manager calls,
- * query builders, raw queries) go through `send`. TypeORM reaches the driver
- * connection only through `connect()`, so that is where the scoped one is given.
- */
-function routeQueries(runner: QueryRunner, send: Send): void {
-  const scoped = {
-    query(text: unknown, values?: unknown[]) {
-      if (typeof text !== 'string') return Promise.reject(new Error('streamed queries are not available inside tenant work'));
-      return send(text, values);
-    },
-  };
-  (runner as unknown as { connect: () => Promise<unknown> }).connect = () => Promise.resolve(scoped);
-}
-
-/**
- * Tells TypeORM a transaction is open on `runner`, so that `save()` and
- * friends do not open their own and nested `transaction()` calls use savepoints;
- * the BEGIN itself travels with the first statement.
- */
-function markTransactionOpen(runner: QueryRunner): void {
-  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
-  state.isTransactionActive = true;
-  state.transactionDepth = 1;
-}

@@ -18,6 +18,24 @@ import { AiLogLeanIndexes1732290100000 } from './1732290100000-ai-log-lean-index
 import { HandoffTokenHashes1732300000000 } from './1732300000000-handoff-token-hashes';
 import { HandoffCarriers1732310000000 } from './1732310000000-handoff-carriers';
 import { MessageSenderSessions1732320000000 } from './1732320000000-message-sender-sessions';
+import { ProjectTime1732330000000 } from './1732330000000-project-time';
+import { ProjectCodehost1732331900000 } from './1732331900000-project-codehost';
+import { Executor1732332000000 } from './1732332000000-executor';
+import { WorkspaceNotifySettings1732333000000 } from './1732333000000-workspace-notify-settings';
+import { WorkspaceConnections1732333100000 } from './1732333100000-workspace-connections';
+import { McpTasks1732343000000 } from './1732343000000-mcp-tasks';
+import { Knowledge1732332500000 } from './1732332500000-knowledge';
+import { UsageSettings1732333000000 } from './1732333000000-usage-settings';
+import { AgentInterfaces1732341000000 } from './1732341000000-agent-interfaces';
+import { PkgGuardRules1732341100000 } from './1732341100000-pkg-guard-rules';
+import { QuietDuties1732344000000 } from './1732344000000-quiet-duties';
+import { RewindTokenMoments1732347000000 } from './1732347000000-rewind-token-moments';
+import { WorkspaceBlog1732347100000 } from './1732347100000-workspace-blog';
+import { ProfileRevisionAuthors1732347300000 } from './1732347300000-profile-revision-authors';
+import { McpSessions1732342000000 } from './1732342000000-mcp-sessions';
+import { TunnelSettings1732340000000 } from './1732340000000-tunnel-settings';
+import { HitlReviews1732345000000 } from './1732345000000-hitl-reviews';
+import { ExecutorSettings1732345100000 } from './1732345100000-executor-settings';
 
 /** The tenant set, oldest first. Append only. */
 export const TENANT_MIGRATIONS: MigrationClass[] = [
@@ -40,4 +58,22 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   HandoffTokenHashes1732300000000,
   HandoffCarriers1732310000000,
   MessageSenderSessions1732320000000,
+  ProjectTime1732330000000,
+  ProjectCodehost1732331900000,
+  Executor1732332000000,
+  Knowledge1732332500000,
+  UsageSettings1732333000000,
+  WorkspaceNotifySettings1732333000000,
+  WorkspaceConnections1732333100000,
+  TunnelSettings1732340000000,
+  AgentInterfaces1732341000000,
+  PkgGuardRules1732341100000,
+  McpSessions1732342000000,
+  McpTasks1732343000000,
+  QuietDuties1732344000000,
+  RewindTokenMoments1732347000000,
+  WorkspaceBlog1732347100000,
+  ProfileRevisionAuthors1732347300000,
+  HitlReviews1732345000000,
+  ExecutorSettings1732345100000,
 ];

@@ -1,7 +1,11 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { Backoff, backoffDelay } from '../../libs/retry';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+
+/** Reconnecting to Redis: 400 ms after the first loss, doubling, at most 10 s apart. */
+const RECONNECT_BACKOFF: Backoff = { firstMs: 200, maxMs: 10_000 };
 
 /** The shared ioredis client, or null when SERVICE_CACHE_URL is unset. */
 export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
@@ -19,7 +23,7 @@ export function createRedisClient(url: string, logger = new Logger('redis')): Re
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     commandTimeout: 500,
-    retryStrategy: (attempt) => Math.min(200 * 2 ** Math.min(attempt, 6), 10_000),
+    retryStrategy: (attempt) => backoffDelay(RECONNECT_BACKOFF, attempt),
   });
   let lastLogged = 0;
   client.on('error', (error: Error & { code?: string }) => {

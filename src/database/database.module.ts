@@ -1,10 +1,12 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboundGuard } from '../../libs/outbound-guard';
-import { Availability, AvailabilityChange, ByodbPools, SecretBox, TenantDb } from '../../libs/tenancy';
+import { Availability, AvailabilityChange, ByodbPools, poolOf, SecretBox, TenantDb } from '../../libs/tenancy';
 import { BYODB_GUARD } from '../common/outbound/outbound-guards';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { sealerFor } from '../common/sealer';
+import { Metrics } from '../common/observability/metrics';
 import { migrateSharedDatabase } from './database-migrator';
 import { byodbHost, postgresOptions, sharedDataSourceOptions, tenantDbLimits } from './data-source-options';
 
@@ -41,7 +43,7 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
     {
       provide: CONNECTION_SECRET_BOX,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new SecretBox(config.sessionSecret, 'byodb-connection-url'),
+      useFactory: (config: AppConfig) => sealerFor(config, 'byodb-connection-url'),
     },
     {
       provide: ByodbPools,
@@ -67,7 +69,19 @@ export class DatabaseModule implements OnApplicationShutdown {
   constructor(
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     private readonly pools: ByodbPools,
-  ) {}
+    metrics: Metrics,
+  ) {
+    const shared = source.options.type === 'postgres' ? poolOf(source) : undefined;
+    if (shared) {
+      metrics.gauge(
+        'baton_db_pool_connections',
+        'Connections of the shared Postgres pool, by state',
+        () => ({ total: shared.totalCount, idle: shared.idleCount, waiting: shared.waitingCount }),
+        'state',
+      );
+    }
+    metrics.gauge('baton_byodb_pools', "Open pools of tenants' own databases", () => this.pools.openCount);
+  }
 
   async onApplicationShutdown() {
     await this.pools.closeAll();
