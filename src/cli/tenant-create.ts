@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { TenantsService } from '../modules/tenants/tenants.service';
+import { TenantProvisioning } from '../modules/tenants/tenant-provisioning.service';
 import { fail, withCliContext } from './cli-context';
 
 /**
@@ -15,7 +15,7 @@ async function main() {
   if (name.length > 200) fail('--name must be at most 200 characters');
   await withCliContext(async (app, config) => {
     if (!config.isHosted) fail('tenant:create needs SERVICE_MODE=hosted and SERVICE_DB_URL (a self-hosted instance has one local tenant)');
-    const result = await app.get(TenantsService).provision(name);
+    const result = await app.get(TenantProvisioning).provision(name);
     process.stdout.write(JSON.stringify({ tenant_id: result.tenant_id, token: result.token }) + '\n');
   });
 }

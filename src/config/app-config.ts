@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { DEV_SESSION_SECRET, VariableSpec, VARIABLES, Variables } from './config.variables';
+import { signInProblems } from './variables/sign-in.variables';
 
 type ValueOf<S> = S extends VariableSpec<infer T> ? T : never;
 type RawValues = { [K in keyof Variables]: ValueOf<Variables[K]> };
@@ -57,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const raw = values as RawValues;
   const isProduction = raw.nodeEnv === 'production';
   if (raw.mode === 'hosted' && !raw.dbUrl) problems.push('SERVICE_DB_URL is required when SERVICE_MODE is hosted');
+  problems.push(...signInProblems(raw));
   if (isProduction) {
     if (!explicitlySet.has('SESSION_SECRET')) problems.push('SESSION_SECRET is required when NODE_ENV is production');
     if (!explicitlySet.has('APP_URL')) problems.push('APP_URL is required when NODE_ENV is production');
@@ -103,15 +105,17 @@ function packageVersion(): string {
  */
 function readGitSha(cwd: string): string | undefined {
   try {
-    const gitDir = join(cwd, '.git');
+    const gitDir = gitDirOf(cwd);
     const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
     if (/^[0-9a-f]{40}$/.test(head)) return head;
     const ref = head.match(/^ref: (.+)$/)?.[1];
     if (!ref) return undefined;
+    // A linked worktree keeps its HEAD apart and shares the refs of the main checkout (`commondir`).
+    const refsDir = existsSync(join(gitDir, 'commondir')) ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
     try {
-      return readFileSync(join(gitDir, ref), 'utf8').trim();
+      return readFileSync(join(refsDir, ref), 'utf8').trim();
     } catch {
-      const packed = readFileSync(join(gitDir, 'packed-refs'), 'utf8');
+      const packed = readFileSync(join(refsDir, 'packed-refs'), 'utf8');
       return packed
         .split('\n')
         .find((line) => line.endsWith(` ${ref}`))
@@ -120,6 +124,17 @@ function readGitSha(cwd: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `.git` of a checkout: a folder, or (a linked worktree) a file that names the folder. */
+function gitDirOf(cwd: string): string {
+  const dotGit = join(cwd, '.git');
+  if (!statSync(dotGit).isFile()) return dotGit;
+  const target = readFileSync(dotGit, 'utf8')
+    .match(/^gitdir: (.+)$/m)?.[1]
+    ?.trim();
+  if (!target) throw new Error('not a git checkout');
+  return resolve(cwd, target);
 }
 
 /** The configuration that GET /config may show: nothing sensitive, only presence flags. */

@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from './domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from './domain-error';
 
 export enum RequestErrorCode {
   InvalidInput = 'INVALID_INPUT',
@@ -8,8 +9,25 @@ export enum RequestErrorCode {
   RateLimited = 'RATE_LIMITED',
 }
 
+const STATUS: StatusTable<RequestErrorCode> = {
+  [RequestErrorCode.InvalidInput]: HttpStatus.BAD_REQUEST,
+  [RequestErrorCode.Unauthorized]: HttpStatus.UNAUTHORIZED,
+  [RequestErrorCode.Forbidden]: HttpStatus.FORBIDDEN,
+  [RequestErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [RequestErrorCode.RateLimited]: HttpStatus.TOO_MANY_REQUESTS,
+};
+
 /** Refusals that belong to no one module: bad input, missing credentials, unknown routes. */
-export class RequestError extends DomainError<RequestErrorCode> {
+export class RequestError extends DomainErrorOf(STATUS) {
+  private constructor(
+    code: RequestErrorCode,
+    detail: string,
+    /** Set on a 429: when the client may try again, in whole seconds. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(code, detail);
+  }
+
   static invalidInput(detail: string) {
     return new RequestError(RequestErrorCode.InvalidInput, detail);
   }
@@ -28,28 +46,6 @@ export class RequestError extends DomainError<RequestErrorCode> {
 
   /** 429; the answer carries `Retry-After: retryAfterSeconds`. */
   static rateLimited(detail: string, retryAfterSeconds: number) {
-    const error = new RequestError(RequestErrorCode.RateLimited, detail);
-    error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    return error;
-  }
-
-  /** Set on a 429: when the client may try again, in whole seconds. */
-  retryAfterSeconds?: number;
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case RequestErrorCode.InvalidInput:
-        return 400;
-      case RequestErrorCode.Unauthorized:
-        return 401;
-      case RequestErrorCode.Forbidden:
-        return 403;
-      case RequestErrorCode.NotFound:
-        return 404;
-      case RequestErrorCode.RateLimited:
-        return 429;
-      default:
-        return assertUnreachable(this.code);
-    }
+    return new RequestError(RequestErrorCode.RateLimited, detail, Math.max(1, Math.ceil(retryAfterSeconds)));
   }
 }

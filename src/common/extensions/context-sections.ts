@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ExtensionRegistry } from './extension-registry';
 
 /** One section of a project's context block (spec §1 "Dynamic" layer). */
 export interface ContextSection {
@@ -22,20 +23,14 @@ export type ContextSectionProvider = (manager: EntityManager, projectId: string)
  * Providers run inside the caller's transaction.
  */
 @Injectable()
-export class ContextSections {
-  private readonly providers = new Map<string, ContextSectionProvider>();
-
-  register(name: string, provider: ContextSectionProvider): void {
-    if (this.providers.has(name)) throw new Error(`context section ${name} registered twice`);
-    this.providers.set(name, provider);
+export class ContextSections extends ExtensionRegistry<ContextSectionProvider> {
+  constructor() {
+    super('context section');
   }
 
   async collect(manager: EntityManager, projectId: string): Promise<ContextSection[]> {
-    const sections: ContextSection[] = [];
-    for (const provider of this.providers.values()) {
-      const section = await provider(manager, projectId);
-      if (section) sections.push(section);
-    }
+    const found = await this.runInOrder((provider) => provider(manager, projectId));
+    const sections = [...found.values()].filter((section): section is ContextSection => !!section);
     return sections.sort((a, b) => a.order - b.order || a.key.localeCompare(b.key));
   }
 }

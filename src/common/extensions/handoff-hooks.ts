@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ExtensionRegistry } from './extension-registry';
 
 export interface HandoffHookInput {
   projectId: string;
@@ -14,15 +15,12 @@ export type HandoffHook = (manager: EntityManager, input: HandoffHookInput) => P
  * (the sprint module fills `touches_files` of its items from the changed files).
  */
 @Injectable()
-export class HandoffHooks {
-  private readonly hooks = new Map<string, HandoffHook>();
-
-  register(name: string, hook: HandoffHook): void {
-    if (this.hooks.has(name)) throw new Error(`handoff hook ${name} registered twice`);
-    this.hooks.set(name, hook);
+export class HandoffHooks extends ExtensionRegistry<HandoffHook> {
+  constructor() {
+    super('handoff hook');
   }
 
   async runAll(manager: EntityManager, input: HandoffHookInput): Promise<void> {
-    for (const hook of this.hooks.values()) await hook(manager, input);
+    await this.runInOrder((hook) => hook(manager, input));
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ExtensionRegistry } from './extension-registry';
 
 export interface StartSessionExtrasInput {
   projectId: string;
@@ -17,17 +18,12 @@ export type StartSessionExtra = (manager: EntityManager, input: StartSessionExtr
  * Each contributor's object is merged under the name it registered.
  */
 @Injectable()
-export class StartSessionExtras {
-  private readonly extras = new Map<string, StartSessionExtra>();
-
-  register(name: string, extra: StartSessionExtra): void {
-    if (this.extras.has(name)) throw new Error(`start-session extra ${name} registered twice`);
-    this.extras.set(name, extra);
+export class StartSessionExtras extends ExtensionRegistry<StartSessionExtra> {
+  constructor() {
+    super('start-session extra');
   }
 
   async collect(manager: EntityManager, input: StartSessionExtrasInput): Promise<Record<string, unknown>> {
-    const out: Record<string, unknown> = {};
-    for (const [name, extra] of this.extras) out[name] = await extra(manager, input);
-    return out;
+    return Object.fromEntries(await this.runInOrder((extra) => extra(manager, input)));
   }
 }

@@ -1,12 +1,14 @@
 import { LoggerService } from '@nestjs/common';
 import { redactSecrets } from '../../../libs/secrets';
+import { currentRequestId } from '../observability/request-context';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /**
  * Structured JSON logs, one object per line on stdout. Every line passes through
- * redactSecrets, so tokens, passwords and connection strings never reach a log.
+ * redactSecrets, so tokens, passwords and connection strings never reach a log; a
+ * line written while a request is served carries that request's `request_id`.
  */
 export class JsonLogger implements LoggerService {
   constructor(
@@ -40,6 +42,9 @@ export class JsonLogger implements LoggerService {
     else if (message instanceof Error) Object.assign(entry, { msg: message.message, stack: message.stack });
     else entry.msg = String(message);
     if (rest.length > 0) entry.extra = rest.map((r) => (r instanceof Error ? r.stack : r));
+    // A line written while a request is served carries its id (also its X-Request-Id answer header).
+    const requestId = currentRequestId();
+    if (requestId && entry.request_id === undefined) entry.request_id = requestId;
     this.write(redactSecrets(JSON.stringify(entry)));
   }
 }

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../../config/config.module';
 import { RequestError } from '../errors/request-error';
 
 /** Why a credential was refused, as the log names it. */
-export type RefusalCause = 'malformed' | 'unknown';
+export type RefusalCause = 'malformed' | 'unknown' | 'expired';
 
 const THROTTLER_NAME = 'auth-failures';
 

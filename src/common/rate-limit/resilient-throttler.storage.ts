@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
 type Record = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -9,11 +10,12 @@ type Record = Awaited<ReturnType<ThrottlerStorage['increment']>>;
  * Rate-limit counters in Redis, so a limit holds across every instance; while
  * Redis is unreachable, counters fall back to this process's memory. A Redis
  * outage therefore never turns into a 5xx or a stalled request: the limit is
- * enforced per instance until Redis is back, then shared again.
+ * enforced per instance until Redis is back, then shared again. Without Redis
+ * configured, the memory counters are the only ones.
  */
 export class ResilientThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('rate-limit');
-  private readonly memory = new ThrottlerStorageService();
+  private readonly memory = new MemoryThrottlerStorage();
   private readonly shared?: ThrottlerStorageRedisService;
   private lastWarning = 0;
 

@@ -1,0 +1,78 @@
+import { connectionUrl, integer, list, text } from '../config.parsers';
+import { variable } from './variable';
+
+/** Storage: SQLite or the shared Postgres cluster, its bounds, and customer-supplied (BYODB) databases. */
+export const DATABASE_VARIABLES = {
+  dbUrl: variable<string | undefined>({
+    name: 'SERVICE_DB_URL',
+    description: 'Postgres connection string; when set, Postgres is used instead of SQLite',
+    sensitive: true,
+    parse: connectionUrl('postgres', 'postgresql'),
+  }),
+  dbFile: variable<string | undefined>({
+    name: 'SERVICE_DB',
+    description: 'path of the SQLite file (default: service.db under SERVICE_DATA_DIR)',
+    sensitive: false,
+    parse: text,
+  }),
+  dataDir: variable({
+    name: 'SERVICE_DATA_DIR',
+    description: 'directory for data files (SQLite file, handoff files)',
+    sensitive: false,
+    parse: text,
+    default: 'data',
+  }),
+  dbPoolSize: variable({
+    name: 'SERVICE_DB_POOL_SIZE',
+    description: 'connections in the one pool to the shared Postgres cluster, whatever the number of tenants',
+    sensitive: false,
+    parse: integer(1, 200),
+    default: 10,
+  }),
+  dbStatementTimeoutSeconds: variable({
+    name: 'SERVICE_DB_STATEMENT_TIMEOUT_S',
+    description:
+      'Postgres: the longest one statement of tenant work may run (statement_timeout); a server that has not answered 2 s after it is given up on and its connection dropped',
+    sensitive: false,
+    parse: integer(1, 600),
+    default: 10,
+  }),
+  requestTimeoutSeconds: variable({
+    name: 'SERVICE_REQUEST_TIMEOUT_S',
+    description:
+      'the deadline of one request: its database work is bounded to end by then, and a request still unanswered gets 503 DEADLINE_EXCEEDED; long-polls add their wait to it',
+    sensitive: false,
+    parse: integer(1, 300),
+    default: 15,
+  }),
+  dbTenantShare: variable({
+    name: 'SERVICE_DB_TENANT_SHARE',
+    description:
+      "hosted: the percentage of the shared pool's connections, and of its read connections, one tenant's work may hold at once; the rest of its work waits in its own line",
+    sensitive: false,
+    parse: integer(1, 100),
+    default: 50,
+  }),
+  byodbPoolSize: variable({
+    name: 'SERVICE_BYODB_POOL_SIZE',
+    description: 'connections per customer-supplied (BYODB) database',
+    sensitive: false,
+    parse: integer(1, 20),
+    default: 3,
+  }),
+  byodbMaxPools: variable({
+    name: 'SERVICE_BYODB_MAX_POOLS',
+    description: 'customer-supplied databases kept open at once; the least recently used is closed first',
+    sensitive: false,
+    parse: integer(1, 1000),
+    default: 50,
+  }),
+  byodbAllowedHosts: variable({
+    name: 'SERVICE_BYODB_ALLOWED_HOSTS',
+    description:
+      'hosted: comma-separated hosts, addresses or CIDR ranges a tenant may connect as its own database (BYODB) although they are loopback, private, link-local or otherwise internal; empty: only public addresses',
+    sensitive: false,
+    parse: list,
+    default: [] as string[],
+  }),
+} as const;
