@@ -8,18 +8,31 @@ export interface JsonRpcErrorReply {
 }
 
 interface ParamsSchema {
-  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+  safeParse(value: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; message: string }[] } };
 }
+
+let schemas: Map<string, ParamsSchema> | undefined;
 
 /** The requests Baton's MCP server answers, each with the SDK's own schema for it. */
 function requestSchemas(): Map<string, ParamsSchema> {
   const sdk = mcpSdk();
-  return new Map<string, ParamsSchema>([
+  return (schemas ??= new Map<string, ParamsSchema>([
     ['initialize', sdk.InitializeRequestSchema],
     ['ping', sdk.PingRequestSchema],
     ['tools/list', sdk.ListToolsRequestSchema],
     ['tools/call', sdk.CallToolRequestSchema],
-  ]);
+  ]));
+}
+
+/** Requests whose params were found valid, with what their method's schema made of them. */
+const parsed = new WeakMap<object, unknown>();
+
+/**
+ * What the SDK's schema for its method made of `message`, when `invalidParamsReply` found its
+ * params valid: a caller about to parse it with the same schema again need not.
+ */
+export function parsedRequest(message: object): unknown {
+  return parsed.get(message);
 }
 
 function isRequest(message: unknown): message is { id: unknown; method: string } {
@@ -28,9 +41,13 @@ function isRequest(message: unknown): message is { id: unknown; method: string }
 
 /** Why the request's params do not fit its method, or undefined. */
 function paramsProblem(schemas: Map<string, ParamsSchema>, message: { method: string }): string | undefined {
-  const parsed = schemas.get(message.method)?.safeParse(message);
-  if (!parsed || parsed.success) return undefined;
-  const issues = parsed.error?.issues ?? [];
+  const result = schemas.get(message.method)?.safeParse(message);
+  if (!result) return undefined;
+  if (result.success) {
+    parsed.set(message, result.data);
+    return undefined;
+  }
+  const issues = result.error?.issues ?? [];
   const described = issues.map((i) => `${i.path.map(String).join('.') || 'params'}: ${i.message}`).join('; ');
   return `Invalid params for ${message.method}: ${described || 'params do not match the method'}`;
 }

@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const KEPT_AUTHORITIES = 256;
 
 /**
  * DNS-rebinding protection required by the MCP transport specification: the
@@ -22,6 +23,7 @@ export class McpHostGuard implements CanActivate {
   private readonly appScheme: string;
   private readonly appPort: string;
   private readonly isHosted: boolean;
+  private readonly authorities = new Map<string, Authority | undefined>();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const appUrl = new URL(config.baseUrl);
@@ -39,12 +41,25 @@ export class McpHostGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
     const scheme = `${request.protocol}:`;
-    const host = parseAuthority(scheme, request.headers.host);
+    const host = this.authority(scheme, request.headers.host);
     if (!host || !this.allowed.has(host.hostname)) throw RequestError.forbidden(`Host ${request.headers.host ?? '(none)'} is not allowed for MCP`);
     const origin = request.headers.origin;
     if (origin === undefined) return true;
     if (!this.originAllowed(origin, scheme, host.port)) throw RequestError.forbidden(`Origin ${origin} is not allowed for MCP`);
     return true;
+  }
+
+  /**
+   * parseAuthority, remembered: it builds a URL, and every MCP request of a
+   * client sends the same Host. Clients choose the header, so only so many
+   * spellings are kept.
+   */
+  private authority(scheme: string, value: string | undefined): Authority | undefined {
+    const key = `${scheme}//${value}`;
+    if (this.authorities.has(key)) return this.authorities.get(key);
+    const authority = parseAuthority(scheme, value);
+    if (this.authorities.size < KEPT_AUTHORITIES) this.authorities.set(key, authority);
+    return authority;
   }
 
   /**

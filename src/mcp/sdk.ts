@@ -1,3 +1,4 @@
+import type { Request, Response } from 'express';
 import type * as ServerIndex from '@modelcontextprotocol/sdk/server/index.js';
 import type * as ServerSse from '@modelcontextprotocol/sdk/server/sse.js';
 import type * as ServerStreamableHttp from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -22,4 +23,18 @@ export function mcpSdk(): McpSdk {
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
   return sdk;
+}
+
+/**
+ * Answers one request with `server` behind the SDK's own Streamable HTTP transport, stateless and
+ * in JSON; both are closed when the answer is done.
+ */
+export async function serveStateless(server: InstanceType<McpSdk['Server']>, req: Request, res: Response): Promise<void> {
+  const transport = new (mcpSdk().StreamableHTTPServerTransport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
 }

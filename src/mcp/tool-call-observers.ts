@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { ExtensionRegistry } from '../common/extensions/extension-registry';
 
 /** What happened in one MCP tool call, as the server factory saw it. */
 export interface ToolCall {
@@ -26,24 +27,22 @@ export type ToolCallObserver = (call: ToolCall) => void | Promise<void>;
  * reaches the call it observes.
  */
 @Injectable()
-export class ToolCallObservers {
+export class ToolCallObservers extends ExtensionRegistry<ToolCallObserver> {
   private readonly logger = new Logger('mcp');
-  private readonly observers = new Map<string, ToolCallObserver>();
 
-  register(name: string, observer: ToolCallObserver): void {
-    if (this.observers.has(name)) throw new Error(`tool call observer ${name} registered twice`);
-    this.observers.set(name, observer);
+  constructor() {
+    super('tool call observer');
   }
 
-  /** Removes an observer (a benchmark measures calls with and without one). Answers whether it was registered. */
-  unregister(name: string): boolean {
-    return this.observers.delete(name);
-  }
-
-  /** Tells every observer; resolves when every promise an observer returned has settled. Never rejects. */
+  /**
+   * Tells every observer; resolves when every promise an observer returned has settled. Never
+   * rejects. Unlike the hooks run in a transaction, observers are not awaited one by one: they
+   * share nothing, and the call's answer should wait for the slowest alone. With no promise to
+   * wait for it answers synchronously, so that a call no observer waits on costs no extra turn.
+   */
   notify(call: ToolCall): Promise<void> | void {
     let waits: Promise<void>[] | undefined;
-    for (const [name, observer] of this.observers) {
+    for (const [name, observer] of this) {
       try {
         const pending = observer(call);
         if (pending) (waits ??= []).push(pending.catch((error: unknown) => this.failed(name, error)));

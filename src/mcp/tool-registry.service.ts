@@ -2,9 +2,12 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
-import { RequestError } from '../common/errors/request-error';
-import { validateInput } from '../common/validation/validate-input';
+import { InputClass } from '../common/validation/validate-input';
 import { MCP_TOOL, McpToolOptions } from './mcp-tool.decorator';
+import { ToolAnnotations } from './tool-annotations';
+import { toolInput } from './tool-input';
+import { listedSchema, OutputSchema } from './tool-schema';
+import { ToolText } from './tool-text';
 
 export interface JsonSchemaObject {
   type: 'object';
@@ -17,14 +20,22 @@ export interface JsonSchemaObject {
 export interface RegisteredTool {
   name: string;
   description: string;
+  /** As listed: the shortened form of the rules the arguments are validated by (tool-schema.ts). */
   inputSchema: JsonSchemaObject;
+  /** The rules the arguments are validated by, in full, patterns and caps included (served by GET /tools). */
+  rulesSchema: JsonSchemaObject;
+  annotations: ToolAnnotations;
+  outputSchema?: OutputSchema;
   /** Validates the raw arguments and runs the tool. */
   invoke(args: unknown): Promise<unknown>;
+  /** For a tool with an outputSchema: its result as the structured content the schema describes. */
+  structured?(result: unknown): Record<string, unknown>;
 }
 
 /**
  * The one registry of MCP tools. Every provider method decorated with @McpTool
- * is registered at boot; the names are unique or the boot fails.
+ * is registered at boot; the names are unique or the boot fails. Each tool's
+ * JSON Schemas are written out the first time they are read.
  */
 @Injectable()
 export class ToolRegistry implements OnModuleInit {
@@ -45,13 +56,32 @@ export class ToolRegistry implements OnModuleInit {
         const options = this.reflector.get<McpToolOptions | undefined>(MCP_TOOL, prototype[method]);
         if (!options) continue;
         if (this.tools.has(options.name)) throw new Error(`MCP tool ${options.name} is declared twice`);
-        const handler = (prototype[method] as (input: unknown) => Promise<unknown>).bind(instance);
-        const inputSchema = toolSchema(options);
+        const handler = (prototype[method] as (...inputs: unknown[]) => Promise<unknown>).bind(instance);
+        const input = toolInput(options);
+        // Written out when first listed, not at boot: about 200 ms of a start spent on schemas a
+        // process may never serve (a self-hosted instance used only through REST). A tool whose
+        // schema cannot be written fails its first listing, which every MCP suite does.
+        let schemas: { rules: JsonSchemaObject; listed: JsonSchemaObject } | undefined;
+        const schemasOf = () => {
+          if (!schemas) {
+            const rules = toolSchema(options.name, input.schemaClass);
+            schemas = { rules, listed: listedSchema(rules) };
+          }
+          return schemas;
+        };
         this.tools.set(options.name, {
           name: options.name,
           description: options.description,
-          inputSchema,
-          invoke: async (args) => handler(options.input ? await validateInput(options.input, args, 'arguments') : noArguments(args)),
+          get inputSchema() {
+            return schemasOf().listed;
+          },
+          get rulesSchema() {
+            return schemasOf().rules;
+          },
+          annotations: options.annotations,
+          outputSchema: options.outputSchema,
+          invoke: async (args) => handler(...(await input.read(args))),
+          structured: options.outputSchema ? structuredOf : undefined,
         });
       }
     }
@@ -66,13 +96,15 @@ export class ToolRegistry implements OnModuleInit {
   }
 }
 
-/** A tool without an input class takes no arguments: any given is refused, as its schema says. */
-function noArguments(args: unknown): undefined {
-  if (args === undefined || args === null) return undefined;
-  if (typeof args !== 'object' || Array.isArray(args)) throw RequestError.invalidInput('arguments must be a JSON object');
-  const [first] = Object.keys(args);
-  if (first !== undefined) throw RequestError.invalidInput(`unknown field ${first}`);
-  return undefined;
+/**
+ * Structured content is an object: a text result (ToolText) is given as `{text}` and a list as
+ * `{items}`, while the text content keeps the form it always had.
+ */
+function structuredOf(result: unknown): Record<string, unknown> {
+  if (result instanceof ToolText) return { text: result.text };
+  if (Array.isArray(result)) return { items: result };
+  if (result && typeof result === 'object') return result as Record<string, unknown>;
+  return { ok: true };
 }
 
 /**
@@ -80,13 +112,13 @@ function noArguments(args: unknown): undefined {
  * Nested classes (`@ValidateNested`) come out as `$ref`s to definitions the schema does not hold;
  * they are written in place, so every listed schema stands alone and compiles in any validator.
  */
-function toolSchema(options: McpToolOptions): JsonSchemaObject {
-  if (!options.input) return { type: 'object', properties: {}, additionalProperties: false };
-  const schema = targetConstructorToSchema(options.input, SCHEMA_OPTIONS) as Partial<JsonSchemaObject>;
+function toolSchema(tool: string, inputClass: InputClass<object> | undefined): JsonSchemaObject {
+  if (!inputClass) return { type: 'object', properties: {}, additionalProperties: false };
+  const schema = targetConstructorToSchema(inputClass, SCHEMA_OPTIONS) as Partial<JsonSchemaObject>;
   if (!schema.properties || Object.keys(schema.properties).length === 0) {
-    throw new Error(`MCP tool ${options.name}: input class ${options.input.name} declares no validated fields`);
+    throw new Error(`MCP tool ${tool}: input class ${inputClass.name} declares no validated fields`);
   }
-  return inlineRefs({ ...schema, type: 'object', properties: schema.properties ?? {}, additionalProperties: false }, options.name, []) as JsonSchemaObject;
+  return inlineRefs({ ...schema, type: 'object', properties: schema.properties ?? {}, additionalProperties: false }, tool, []) as JsonSchemaObject;
 }
 
 // class-transformer's metadata store, as class-validator-jsonschema's documentation has it read:

@@ -18,7 +18,7 @@ export class ToolsDocController {
 
   @Get('tools')
   tools() {
-    return this.registry.list().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }));
+    return this.registry.list().map((t) => ({ name: t.name, description: t.description, input_schema: t.rulesSchema }));
   }
 
   @Get('mcp/tools-doc')

@@ -1,4 +1,5 @@
 import { AppConfig } from '../config/app-config';
+import { RELEASES, releaseLabel } from '../openapi/release-labels';
 import { RegisteredTool } from './tool-registry.service';
 
 interface PropertySchema {
@@ -9,11 +10,12 @@ interface PropertySchema {
   minLength?: number;
 }
 
-/** A markdown reference of every tool: name, purpose, and a table of its arguments. */
+/** A markdown reference of every tool: name, the release that added it, purpose, and a table of its arguments. */
 export function renderToolsDoc(tools: RegisteredTool[]): string {
   const lines = ['# Baton MCP tools', '', `${tools.length} tools. Every tool validates its arguments like the matching REST route.`, ''];
   for (const tool of tools) {
-    lines.push(`## ${tool.name}`, '', tool.description, '');
+    const added = releaseLabel(RELEASES.tools, tool.name);
+    lines.push(`## ${tool.name}`, '', `*${added ? `Added in ${added}` : 'Release not recorded'}.*`, '', tool.description, '');
     const properties = Object.entries(tool.inputSchema.properties) as [string, PropertySchema][];
     if (properties.length === 0) {
       lines.push('No arguments.', '');
