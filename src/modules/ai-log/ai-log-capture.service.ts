@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { redactSecrets } from '../../../libs/secrets';
+import { HandoffCorrectedEvent, SessionStartedEvent, SprintItemVerifiedEvent } from '../../common/events/domain-event-map';
 import { DomainEvents } from '../../common/events/domain-events';
 import { ToolCall, ToolCallObservers } from '../../mcp/tool-call-observers';
 import { AiLogRecorder } from './ai-log-recorder.service';
@@ -29,6 +30,7 @@ export class AiLogCaptureService implements OnModuleInit {
     this.observers.register('ai-log', (call) => this.toolCall(call));
     this.domainEvents.on('session.started', (payload) => this.sessionStarted(payload));
     this.domainEvents.on('handoff.corrected', (payload) => this.handoffCorrected(payload));
+    this.domainEvents.on('sprint_item.verified', (payload) => this.sprintItemVerified(payload));
   }
 
   toolCall(call: ToolCall): Promise<void> {
@@ -53,8 +55,8 @@ export class AiLogCaptureService implements OnModuleInit {
     });
   }
 
-  sessionStarted(payload: Record<string, unknown>): Promise<void> {
-    const session = (payload.session ?? {}) as Record<string, unknown>;
+  sessionStarted(payload: SessionStartedEvent): Promise<void> {
+    const { session } = payload;
     const id = text(session.id);
     if (!id) return Promise.resolve();
     const createdAt = new Date(text(session.created_at) ?? Date.now());
@@ -71,7 +73,7 @@ export class AiLogCaptureService implements OnModuleInit {
     });
   }
 
-  handoffCorrected(payload: Record<string, unknown>): Promise<void> {
+  handoffCorrected(payload: HandoffCorrectedEvent): Promise<void> {
     return this.recorder.record({
       id: randomUUID(),
       kind: 'handoff_correction',
@@ -82,6 +84,23 @@ export class AiLogCaptureService implements OnModuleInit {
         const summary = clip(redactSecrets(text(payload.summary) ?? ''));
         const data = { correction_id: text(payload.correction_id), summary };
         return { summary: summary ? `handoff correction: ${summary}` : 'handoff correction', data: JSON.stringify(data) };
+      },
+    });
+  }
+
+  /** A verification of a sprint item (verify_sprint_item or its REST route): on the AI-log whichever door it came through. */
+  sprintItemVerified(payload: SprintItemVerifiedEvent): Promise<void> {
+    const at = new Date(payload.verified_at);
+    return this.recorder.record({
+      id: randomUUID(),
+      kind: 'sprint_verification',
+      occurredAt: Number.isNaN(at.getTime()) ? new Date() : at,
+      projectRef: text(payload.project_id),
+      sessionRef: text(payload.session_id),
+      materialize: () => {
+        const note = payload.note ? clip(redactSecrets(payload.note)) : null;
+        const data = { item_id: payload.item_id, item_slug: payload.item_slug, passed: payload.passed, note };
+        return { summary: `sprint item ${payload.item_slug} ${payload.passed ? 'verified' : 'failed verification'}${note ? `: ${note}` : ''}`, data: JSON.stringify(data) };
       },
     });
   }

@@ -1,8 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { IdColumn, TimestampColumn } from '../../database/columns';
 
-export type AiLogEventKind = 'session_start' | 'tool_call' | 'handoff_correction';
-export const AI_LOG_EVENT_KINDS: AiLogEventKind[] = ['session_start', 'tool_call', 'handoff_correction'];
+export type AiLogEventKind = 'session_start' | 'tool_call' | 'handoff_correction' | 'sprint_verification';
+export const AI_LOG_EVENT_KINDS: AiLogEventKind[] = ['session_start', 'tool_call', 'handoff_correction', 'sprint_verification'];
 
 /**
  * One entry of the AI-log, the canonical activity record of a tenant. Written

@@ -19,6 +19,27 @@ export interface AiLogEventView {
   data: Record<string, unknown>;
 }
 
+/**
+ * A sprint item of milestone_type `milestone` on the project's timeline: one
+ * marker when it was created and one when it was completed. It has the shape
+ * of an event so a timeline is one list; `seq` is 0 as it is not in the log.
+ */
+export interface MilestoneMarkerView extends Omit<AiLogEventView, 'kind' | 'data'> {
+  kind: 'milestone';
+  data: { item_id: string; marker: 'created' | 'completed'; title: string; status: string };
+}
+
+/** What a project timeline lists: AI-log events and milestone markers, in time order. */
+export type TimelineEntryView = AiLogEventView | MilestoneMarkerView;
+
+/** A page of a project's timeline (GET /projects/{id}/timeline). */
+export interface TimelinePage {
+  project_id: string;
+  events: TimelineEntryView[];
+  /** Pass as `cursor` to get the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
 /** A row of ai_log_events as a raw query returns it on either dialect. */
 export interface AiLogEventRow {
   seq: number | string;

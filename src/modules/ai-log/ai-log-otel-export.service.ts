@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createOtlpSender, ExportPassResult, runExportPass } from '../../../libs/otel-export/export-pass';
+import type { OtlpLibrary } from '../../../libs/otel-export/loader';
 import type { LookupFunction } from 'node:net';
 import { OutboundGuard, OutboundRefusedError, pinnedLookup } from '../../../libs/outbound-guard';
 import { currentTenant, extendRequestDeadline, TenantDb } from '../../../libs/tenancy';
@@ -9,7 +10,7 @@ import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { HTTP_OUTBOUND_GUARD } from '../../common/outbound/outbound-guards';
 import { requireProject } from '../projects/require-project.util';
-import { AiLogExportConfigService, EffectiveExportConfig, SINK_HINT_VALUE } from './ai-log-export-config.service';
+import { AiLogExportConfigService, EffectiveExportConfig, ResolvedExport, SINK_HINT_VALUE } from './ai-log-export-config.service';
 import { AiLogExportStateStore, ExportScope, ExportStateView, scopeOf } from './ai-log-export-state.store';
 import { toExportRecord } from './ai-log-otel-record.util';
 import { AiLogRecorder } from './ai-log-recorder.service';
@@ -43,6 +44,36 @@ export interface ExportStatusView {
 const LEASE_MARGIN_MS = 30_000;
 const SCOPE_NAME = 'baton.ai-log';
 
+/** What a pass that the database failed mid-way reports. */
+const STORAGE_FAILED_PASS: ExportPassResult = {
+  status: 'degraded',
+  reason: null,
+  fetched: 0,
+  sent: 0,
+  chunks_sent: 0,
+  attempts: 0,
+  retries: 0,
+  retry_delays_ms: [],
+  last_error: 'storage error',
+  last_sent_seq: null,
+  duration_ms: 0,
+};
+
+/** Where a pass sends: the resolved settings, the endpoint's checked address (a project's own), and the OTLP library. */
+interface PassTarget {
+  resolved: ResolvedExport;
+  view: EffectiveExportConfig;
+  lookup: LookupFunction | undefined;
+  library: OtlpLibrary;
+}
+
+/** A pass's result and the watermark it reached. */
+interface SentPass {
+  pass: ExportPassResult;
+  storageFailure: boolean;
+  watermark: number;
+}
+
 /**
  * On-demand OTLP export of the AI-log (service spec §6): one pass per call,
  * resuming from the scope's durable watermark. Nothing is loaded and nothing
@@ -68,6 +99,28 @@ export class AiLogOtelExportService {
   async exportPass(projectId: string | null): Promise<OtelExportOutcome> {
     const scope = scopeOf(projectId);
     await this.recorder.flush();
+    const target = await this.target(scope, projectId);
+    if ('skipped' in target) return target.skipped;
+
+    const { resolved, view } = target;
+    const leaseId = randomUUID();
+    const now = this.clock.now();
+    const leaseUntil = new Date(now.getTime() + resolved.numbers.totalDeadlineS * 1000 + resolved.numbers.timeoutS * 1000 + LEASE_MARGIN_MS);
+    // A pass has its own deadline; the request that runs it waits for it, and then for the answer.
+    extendRequestDeadline(Date.now() + (resolved.numbers.totalDeadlineS + resolved.numbers.timeoutS) * 1000 + LEASE_MARGIN_MS);
+    const watermark = await this.state.claim(scope, leaseId, now, leaseUntil);
+    if (watermark === null) return this.without(scope, 'busy', 'another export pass of this scope is running', view.endpoint, false);
+
+    const sent = await this.send(scope, leaseId, watermark, target);
+    return this.finish(scope, leaseId, view.endpoint, sent);
+  }
+
+  /**
+   * Where this pass would send, or why it sends nothing: export switched off
+   * or not configured, a project endpoint the outbound guard refuses, or the
+   * OTLP library missing.
+   */
+  private async target(scope: ExportScope, projectId: string | null): Promise<PassTarget | { skipped: OtelExportOutcome }> {
     const resolved = await this.db.transaction(async (m) => {
       if (projectId) await requireProject(m, projectId);
       return this.settings.resolve(m, projectId);
@@ -75,12 +128,8 @@ export class AiLogOtelExportService {
     const { view } = resolved;
     if (!view.enabled) {
       const status = view.disabled_reason === 'no_endpoint' ? 'not_configured' : 'disabled';
-      return this.without(
-        scope,
-        status,
-        view.disabled_reason === 'operator' ? 'disabled by the operator' : view.disabled_reason === 'project' ? 'disabled for this project' : 'no endpoint configured',
-        null,
-      );
+      const reason = view.disabled_reason === 'operator' ? 'disabled by the operator' : view.disabled_reason === 'project' ? 'disabled for this project' : 'no endpoint configured';
+      return { skipped: await this.without(scope, status, reason, null) };
     }
     // A project's own endpoint passes the outbound guard and is reached at the checked address; the operator's is trusted as configured.
     let lookup: LookupFunction | undefined;
@@ -88,38 +137,33 @@ export class AiLogOtelExportService {
       try {
         lookup = pinnedLookup(await this.guard.checkUrl(new URL(view.endpoint as string)));
       } catch (error) {
-        if (error instanceof OutboundRefusedError) return this.without(scope, 'refused', error.reason, view.endpoint);
+        if (error instanceof OutboundRefusedError) return { skipped: await this.without(scope, 'refused', error.reason, view.endpoint) };
         throw error;
       }
     }
     const loaded = this.loader.load();
-    if (!loaded.available) return this.without(scope, 'unavailable', loaded.reason, view.endpoint);
+    if (!loaded.available) return { skipped: await this.without(scope, 'unavailable', loaded.reason, view.endpoint) };
+    return { resolved, view, lookup, library: loaded.library };
+  }
 
-    const leaseId = randomUUID();
-    const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + resolved.numbers.totalDeadlineS * 1000 + resolved.numbers.timeoutS * 1000 + LEASE_MARGIN_MS);
-    // A pass has its own deadline; the request that runs it waits for it, and then for the answer.
-    extendRequestDeadline(Date.now() + (resolved.numbers.totalDeadlineS + resolved.numbers.timeoutS) * 1000 + LEASE_MARGIN_MS);
-    let watermark = await this.state.claim(scope, leaseId, now, leaseUntil);
-    if (watermark === null) return this.without(scope, 'busy', 'another export pass of this scope is running', view.endpoint, false);
-
+  /** Runs the pass from `watermark` under the lease; a storage failure mid-pass is a degraded pass, not an error. */
+  private async send(scope: ExportScope, leaseId: string, watermark: number, { resolved, view, lookup, library }: PassTarget): Promise<SentPass> {
     const tenantId = currentTenant().tenantId;
-    const sender = createOtlpSender(loaded.library, {
+    const sender = createOtlpSender(library, {
       endpoint: view.endpoint as string,
       headers: resolved.headers,
       resource: { 'service.name': view.service_name, ...(view.sink_hint ? { 'service.otel_sink_hint': SINK_HINT_VALUE } : {}) },
       scope: { name: SCOPE_NAME, version: this.config.version },
       lookup,
     });
-    let pass: ExportPassResult;
-    let storageFailure = false;
+    const sent: SentPass = { pass: STORAGE_FAILED_PASS, storageFailure: false, watermark };
     try {
-      pass = await runExportPass(
+      sent.pass = await runExportPass(
         {
-          read: async (limit) => (await this.state.readAfter(scope, watermark as number, limit)).map((row) => ({ seq: Number(row.seq), record: toExportRecord(row, tenantId) })),
+          read: async (limit) => (await this.state.readAfter(scope, watermark, limit)).map((row) => ({ seq: Number(row.seq), record: toExportRecord(row, tenantId) })),
           advance: async (seq, count) => {
             const ok = await this.state.advance(scope, leaseId, seq, count);
-            if (ok) watermark = seq;
+            if (ok) sent.watermark = seq;
             return ok;
           },
         },
@@ -129,30 +173,23 @@ export class AiLogOtelExportService {
     } catch (error) {
       // A database failure mid-pass: what was accepted is already behind the watermark.
       this.logger.error({ msg: 'AI-log export pass failed', error: (error as Error).message });
-      storageFailure = true;
-      pass = {
-        status: 'degraded',
-        reason: null,
-        fetched: 0,
-        sent: 0,
-        chunks_sent: 0,
-        attempts: 0,
-        retries: 0,
-        retry_delays_ms: [],
-        last_error: 'storage error',
-        last_sent_seq: null,
-        duration_ms: 0,
-      };
+      sent.storageFailure = true;
+      sent.pass = { ...STORAGE_FAILED_PASS, retry_delays_ms: [] };
     } finally {
       sender.close();
     }
-    const pending = await this.db.transaction((m) => this.state.pending(m, scope, watermark as number));
+    return sent;
+  }
+
+  /** Counts what is left, records the outcome and lets go of the lease. */
+  private async finish(scope: ExportScope, leaseId: string, endpoint: string | null, { pass, storageFailure, watermark }: SentPass): Promise<OtelExportOutcome> {
+    const pending = await this.db.transaction((m) => this.state.pending(m, scope, watermark));
     const outcome: OtelExportOutcome = {
       project_id: scope.projectId,
       ...pass,
       status: pass.status,
       reason: storageFailure ? 'storage_error' : pass.reason,
-      endpoint: view.endpoint,
+      endpoint,
       watermark_seq: watermark,
       pending,
       more: pending > 0,

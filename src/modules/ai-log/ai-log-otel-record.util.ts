@@ -10,6 +10,7 @@ const EVENT_NAMES = {
   session_start: 'baton.session.start',
   tool_call: 'baton.tool.call',
   handoff_correction: 'baton.handoff.correction',
+  sprint_verification: 'baton.sprint.verification',
 } as const;
 
 /**
@@ -40,6 +41,10 @@ export function toExportRecord(row: AiLogEventRow, tenantId: string): ExportLogR
     for (const key of ['name', 'human_id', 'kind'] as const) {
       if (typeof e.data[key] === 'string') attributes[`baton.session.${key}`] = e.data[key] as string;
     }
+  } else if (e.kind === 'sprint_verification') {
+    if (typeof e.data.item_id === 'string') attributes['baton.sprint.item_id'] = e.data.item_id;
+    if (typeof e.data.passed === 'boolean') attributes['baton.sprint.verification_passed'] = e.data.passed;
+    if (e.data.passed === false) severity = WARN;
   } else {
     severity = WARN;
     if (typeof e.data.correction_id === 'string') attributes['baton.handoff.correction_id'] = e.data.correction_id;

@@ -64,7 +64,7 @@ export interface Cursor {
   seq: number;
 }
 
-/** An opaque position in a listing: the time and seq of the last event given. */
+/** An opaque position in a listing: the time and seq of the last event given (0 for a timeline's milestone marker). */
 export function encodeCursor(cursor: { occurred_at: string; seq: number }): string {
   return Buffer.from(JSON.stringify([cursor.occurred_at, cursor.seq])).toString('base64url');
 }
@@ -73,7 +73,7 @@ export function decodeCursor(raw: string): Cursor {
   try {
     const [at, seq] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [unknown, unknown];
     const date = new Date(String(at));
-    if (typeof at === 'string' && !Number.isNaN(date.getTime()) && Number.isSafeInteger(seq) && (seq as number) > 0) {
+    if (typeof at === 'string' && !Number.isNaN(date.getTime()) && Number.isSafeInteger(seq) && (seq as number) >= 0) {
       return { at: date, seq: seq as number };
     }
   } catch {

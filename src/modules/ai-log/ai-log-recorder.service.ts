@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { bindParams, Dialect, maybeCurrentTenant, runWithTenant, sqlTimestamp, TenantContext, TenantDb } from '../../../libs/tenancy';
+import { Dialect, maybeCurrentTenant, runWithTenant, sqlTimestamp, Statement, TenantContext, TenantDb } from '../../../libs/tenancy';
 import { AiLogEventKind } from './ai-log-event.entity';
+import { RealtimeEvents } from '../../common/events/realtime-events';
+import { Metrics } from '../../common/observability/metrics';
 
 /** An event to be written. */
 export interface PendingAiLogEvent {
@@ -82,7 +84,14 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
   private closing = false;
   private dropped = 0;
 
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly events: RealtimeEvents,
+    metrics: Metrics,
+  ) {
+    metrics.gauge('baton_ai_log_pending_events', 'AI-log events captured and not yet written', () => this.pendingCount);
+    metrics.gauge('baton_ai_log_dropped_events', 'AI-log events dropped since start (buffer full or writes failing)', () => this.dropped);
+  }
 
   /** Events dropped because the buffer was full or their writes kept failing. */
   get droppedCount(): number {
@@ -176,6 +185,8 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     try {
       await runWithTenant(log.tenant, () => this.write(events));
       this.pendingCount -= batch.length;
+      // The tenant's dashboards read the timeline again (events carry no view: attribution is resolved in the insert).
+      this.events.publish({ tenantId: log.tenant.tenantId, event: 'ai_log_written', data: { count: events.length } });
     } catch (error) {
       this.keepForRetry(log, batch, error);
     }
@@ -219,64 +230,61 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
    * (joins on this tenant's own projects and sessions) rather than by reading them first.
    */
   private write(events: PendingAiLogEvent[]): Promise<void> {
-    const statements = this.inserts(events);
+    const statements: Statement[] = [];
+    for (let i = 0; i < events.length; i += ROWS_PER_INSERT) statements.push(this.insert(events.slice(i, i + ROWS_PER_INSERT)));
     // One statement (up to ROWS_PER_INSERT events, the usual case) is its own transaction, in one round trip.
-    if (statements.length === 1) return this.db.writeStatement(...statements[0]);
+    if (statements.length === 1) return this.db.writeStatement(statements[0]);
     return this.db.transaction(async (m) => {
-      for (const [sql, params] of statements) await m.query(sql, params);
+      for (const { text, values } of statements) await m.query(text, values);
     });
   }
 
-  private inserts(events: PendingAiLogEvent[]): [string, unknown[]][] {
+  /**
+   * One insert of `events`. On Postgres the rows travel as one JSON parameter, so the statement's
+   * text never changes and stays prepared on each connection (parsed and planned once), where a
+   * VALUES list of 12 parameters a row was parsed and planned anew for every write, at more cost
+   * than inserting the rows. SQLite keeps the VALUES list, each size's statement compiled once in
+   * the driver's statement cache, which costs less there than reading JSON.
+   */
+  private insert(events: PendingAiLogEvent[]): Statement {
     const dialect = this.db.dialect;
     const rows = events.map((e, n) => {
       const { summary, data } = safeMaterialize(e);
-      return [
-        n,
-        e.id,
-        e.kind,
-        uuidOrNull(e.projectRef),
-        uuidOrNull(e.sessionRef),
-        e.tool ?? null,
-        e.outcome ?? null,
-        e.errorCode ?? null,
-        e.durationMs ?? null,
-        summary,
-        data,
-        sqlTimestamp(dialect, e.occurredAt),
-      ];
+      const [project_ref, session_ref] = [uuidOrNull(e.projectRef), uuidOrNull(e.sessionRef)];
+      const [tool, outcome, error_code, duration_ms] = [e.tool ?? null, e.outcome ?? null, e.errorCode ?? null, e.durationMs ?? null];
+      return { n, id: e.id, kind: e.kind, project_ref, session_ref, tool, outcome, error_code, duration_ms, summary, data, occurred_at: timestamp(dialect, e.occurredAt) };
     });
-    const statements: [string, unknown[]][] = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      const slice = rows.slice(i, i + ROWS_PER_INSERT);
-      statements.push(bindParams(dialect, insertSql(dialect, slice.length), slice.flat()) as [string, unknown[]]);
-    }
-    return statements;
+    if (dialect === 'postgres') return { ...INSERT_POSTGRES, values: [JSON.stringify(rows)] };
+    return { text: insertSqlite(rows.length), values: rows.flatMap((row) => ROW.map((field) => row[field])) };
   }
 }
 
-/** Postgres types of the VALUES columns (parameters are otherwise text); SQLite needs none. */
-const VALUE_TYPES = ['integer', 'uuid', null, 'uuid', 'uuid', null, null, null, 'double precision', null, null, 'timestamptz'];
-
+const COLUMNS = 'id, kind, project_id, session_id, tool, outcome, error_code, duration_ms, summary, data, occurred_at';
 /**
  * The events' rows in input order, the call's project kept when it is one of the tenant's, else
  * the project of the call's session when that session is the tenant's, else null; the session
  * kept only when it is the tenant's. The arguments still show what the call named.
  */
-function insertSql(dialect: Dialect, count: number): string {
-  const width = VALUE_TYPES.length;
-  const param = (r: number, c: number) => {
-    const type = VALUE_TYPES[c];
-    const ref = `$${r * width + c + 1}`;
-    return dialect === 'postgres' && type ? `CAST(${ref} AS ${type})` : ref;
-  };
-  const values = Array.from({ length: count }, (_, r) => `(${Array.from({ length: width }, (_, c) => param(r, c)).join(', ')})`).join(', ');
-  return (
-    `WITH v (n, id, kind, project_ref, session_ref, tool, outcome, error_code, duration_ms, summary, data, occurred_at) AS (VALUES ${values}) ` +
-    'INSERT INTO ai_log_events (id, kind, project_id, session_id, tool, outcome, error_code, duration_ms, summary, data, occurred_at) ' +
-    'SELECT v.id, v.kind, COALESCE(p.id, s.project_id), s.id, v.tool, v.outcome, v.error_code, v.duration_ms, v.summary, v.data, v.occurred_at ' +
-    'FROM v LEFT JOIN projects p ON p.id = v.project_ref LEFT JOIN sessions s ON s.id = v.session_ref ORDER BY v.n'
-  );
+const ATTRIBUTED = 'v.id, v.kind, COALESCE(p.id, s.project_id), s.id, v.tool, v.outcome, v.error_code, v.duration_ms, v.summary, v.data, v.occurred_at';
+const JOINS = 'LEFT JOIN projects p ON p.id = v.project_ref LEFT JOIN sessions s ON s.id = v.session_ref ORDER BY v.n';
+/** The fields of an event's row, in the order of the VALUES list and named as in the JSON objects. */
+const ROW = ['n', 'id', 'kind', 'project_ref', 'session_ref', 'tool', 'outcome', 'error_code', 'duration_ms', 'summary', 'data', 'occurred_at'] as const;
+
+const INSERT_POSTGRES = {
+  name: 'baton_ai_log_insert',
+  text:
+    `INSERT INTO ai_log_events (${COLUMNS}) SELECT ${ATTRIBUTED} FROM json_to_recordset($1::json) AS v (n integer, id uuid, kind text, project_ref uuid, ` +
+    `session_ref uuid, tool text, outcome text, error_code text, duration_ms double precision, summary text, data text, occurred_at timestamptz) ${JOINS}`,
+};
+
+function insertSqlite(count: number): string {
+  const row = `(${ROW.map(() => '?').join(', ')})`;
+  return `WITH v (${ROW.join(', ')}) AS (VALUES ${Array(count).fill(row).join(', ')}) INSERT INTO ai_log_events (${COLUMNS}) SELECT ${ATTRIBUTED} FROM v ${JOINS}`;
+}
+
+/** The time as Postgres reads it from JSON (ISO 8601), or as SQLite stores it (`sqlTimestamp`). */
+function timestamp(dialect: Dialect, at: Date): string {
+  return dialect === 'postgres' ? at.toISOString() : (sqlTimestamp(dialect, at) as string);
 }
 
 /** Only a UUID can name a project or session; anything else names none (and casts to uuid would fail). */

@@ -1,62 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { bindParams, fromSqlTimestamp, TenantDb } from '../../../libs/tenancy';
+import { bindParams, TenantDb } from '../../../libs/tenancy';
 import { requireProject } from '../projects/require-project.util';
 import { Session } from '../sessions/session.entity';
 import { AiLogRecorder } from './ai-log-recorder.service';
-import { AiLogEventRow, AiLogEventView, EVENT_COLUMNS, toEventView } from './ai-log-event.view';
-import { decodeCursor, encodeCursor, parseRange, Where } from './ai-log-query.util';
+import { SprintItem } from '../sprint/sprint-item.entity';
+import { AiLogEventRow, EVENT_COLUMNS, MilestoneMarkerView, TimelineEntryView, TimelinePage, toEventView } from './ai-log-event.view';
+import { assembleSessionTimeline, SessionActivity, SessionAggregate, sessionsToShow, SessionToolRow } from './ai-log-session-timeline.util';
+import { Cursor, decodeCursor, encodeCursor, parseRange, Where } from './ai-log-query.util';
 import { AiLogError } from './ai-log.errors';
 import { SessionTimelineQueryDto } from './dto/session-timeline-query.dto';
 import { TimelineQueryDto } from './dto/timeline-query.dto';
 
-export interface TimelinePage {
-  project_id: string;
-  events: AiLogEventView[];
-  /** Pass as `cursor` to get the next (older) page; null on the last page. */
-  next_cursor: string | null;
-}
-
-export interface ToolUsage {
-  tool: string;
-  calls: number;
-  errors: number;
-  total_duration_ms: number;
-}
-
-export interface SessionActivity {
-  session_id: string;
-  name: string;
-  human_id: string;
-  kind: string;
-  status: string;
-  started_at: string;
-  closed_at: string | null;
-  first_event_at: string | null;
-  last_event_at: string | null;
-  event_count: number;
-  tool_calls: number;
-  errors: number;
-  handoff_corrections: number;
-  tools: ToolUsage[];
-  /** The session's events in the window, oldest first: the latest EVENTS_PER_SESSION of them. */
-  events: AiLogEventView[];
-  events_truncated: boolean;
-}
+export type { TimelinePage } from './ai-log-event.view';
 
 const DEFAULT_PAGE = 100;
 const DEFAULT_SESSIONS = 20;
 export const EVENTS_PER_SESSION = 100;
-
-interface SessionAggregate {
-  session_id: string;
-  event_count: number | string;
-  tool_calls: number | string;
-  errors: number | string;
-  handoff_corrections: number | string;
-  first_event_at: Date | string | null;
-  last_event_at: Date | string | null;
-}
 
 /** The project timelines: a flat list of events, and the same activity grouped by session. */
 @Injectable()
@@ -66,26 +26,33 @@ export class AiLogTimelineService {
     private readonly recorder: AiLogRecorder,
   ) {}
 
-  /** The project's events, newest first, one page at a time. */
+  /** The project's events and milestone markers, newest first, one page at a time. */
   async timeline(projectId: string, query: TimelineQueryDto): Promise<TimelinePage> {
     const range = parseRange(query);
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     const limit = query.limit ?? DEFAULT_PAGE;
+    const kind = query.kind === 'milestone' ? undefined : query.kind;
     await this.recorder.flush();
-    const rows = await this.db.transaction(async (m) => {
+    const { rows, items } = await this.db.transaction(async (m) => {
       await requireProject(m, projectId);
-      const where = new Where(this.db.dialect).filter({ projectId, sessionId: query.session_id, kind: query.kind, ...range });
+      // Milestones are the project's, not a session's: a session's timeline shows none.
+      const withMarkers = !query.session_id && (query.kind === undefined || query.kind === 'milestone');
+      const items = withMarkers ? await m.find(SprintItem, { where: { project_id: projectId, milestone_type: 'milestone' } }) : [];
+      if (query.kind === 'milestone') return { rows: [] as AiLogEventRow[], items };
+      const where = new Where(this.db.dialect).filter({ projectId, sessionId: query.session_id, kind, ...range });
       if (cursor) where.after(cursor, 'desc');
       const [sql, params] = bindParams(
         this.db.dialect,
         `SELECT ${EVENT_COLUMNS} FROM ai_log_events ${where.sql} ORDER BY occurred_at DESC, seq DESC LIMIT ${where.value(limit + 1)}`,
         where.params,
       );
-      return (await m.query(sql, params)) as AiLogEventRow[];
+      return { rows: (await m.query(sql, params)) as AiLogEventRow[], items };
     });
-    const events = rows.slice(0, limit).map(toEventView);
+    const markers = milestoneMarkers(projectId, items).filter((marker) => inWindow(marker, range, cursor));
+    const entries: TimelineEntryView[] = [...rows.map(toEventView), ...markers].sort(newestFirst);
+    const events = entries.slice(0, limit);
     const last = events[events.length - 1];
-    return { project_id: projectId, events, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+    return { project_id: projectId, events, next_cursor: entries.length > limit && last ? encodeCursor(last) : null };
   }
 
   /** The project's sessions that were active in the window (or the one asked for), most recently active first. */
@@ -116,8 +83,7 @@ export class AiLogTimelineService {
         where.params,
       );
       const aggregates = (await m.query(aggSql, aggParams)) as SessionAggregate[];
-      const ids = aggregates.map((a) => a.session_id);
-      if (query.session_id && ids.length === 0) ids.push(query.session_id);
+      const ids = sessionsToShow(aggregates, query.session_id);
       if (ids.length === 0) return { project_id: projectId, sessions: [] };
 
       const sessions = new Map((await m.find(Session, { where: { id: In(ids) } })).map((s) => [s.id, s]));
@@ -131,7 +97,7 @@ export class AiLogTimelineService {
           GROUP BY session_id, tool ORDER BY session_id, COUNT(*) DESC, tool`,
         inIds.params,
       );
-      const toolRows = (await m.query(toolSql, toolParams)) as { session_id: string; tool: string; calls: number | string; errors: number | string; total_ms: number | string }[];
+      const tools = (await m.query(toolSql, toolParams)) as SessionToolRow[];
       const [eventSql, eventParams] = bindParams(
         dialect,
         `SELECT ${EVENT_COLUMNS} FROM (
@@ -140,38 +106,41 @@ export class AiLogTimelineService {
           WHERE rn <= ${EVENTS_PER_SESSION} ORDER BY occurred_at, seq`,
         inIds.params,
       );
-      const eventRows = (await m.query(eventSql, eventParams)) as AiLogEventRow[];
+      const events = (await m.query(eventSql, eventParams)) as AiLogEventRow[];
 
-      const byId = new Map(aggregates.map((a) => [a.session_id, a]));
-      return {
-        project_id: projectId,
-        sessions: ids.map((id) => {
-          const session = sessions.get(id);
-          const agg = byId.get(id);
-          const events = eventRows.filter((r) => r.session_id === id).map(toEventView);
-          const count = Number(agg?.event_count ?? 0);
-          return {
-            session_id: id,
-            name: session?.name ?? '',
-            human_id: session?.human_id ?? '',
-            kind: session?.kind ?? '',
-            status: session?.status ?? '',
-            started_at: session ? session.created_at.toISOString() : '',
-            closed_at: session?.closed_at ? session.closed_at.toISOString() : null,
-            first_event_at: agg?.first_event_at ? fromSqlTimestamp(agg.first_event_at).toISOString() : null,
-            last_event_at: agg?.last_event_at ? fromSqlTimestamp(agg.last_event_at).toISOString() : null,
-            event_count: count,
-            tool_calls: Number(agg?.tool_calls ?? 0),
-            errors: Number(agg?.errors ?? 0),
-            handoff_corrections: Number(agg?.handoff_corrections ?? 0),
-            tools: toolRows
-              .filter((t) => t.session_id === id)
-              .map((t) => ({ tool: t.tool, calls: Number(t.calls), errors: Number(t.errors), total_duration_ms: Math.round(Number(t.total_ms) * 1000) / 1000 })),
-            events,
-            events_truncated: count > events.length,
-          };
-        }),
-      };
+      return { project_id: projectId, sessions: assembleSessionTimeline({ ids, sessions, aggregates, tools, events }) };
     });
   }
+}
+
+/** A created marker for every milestone, and a completed one for those done. */
+function milestoneMarkers(projectId: string, items: SprintItem[]): MilestoneMarkerView[] {
+  const marker = (item: SprintItem, which: 'created' | 'completed', at: Date): MilestoneMarkerView => ({
+    seq: 0,
+    id: `milestone:${item.id}:${which}`,
+    kind: 'milestone',
+    occurred_at: at.toISOString(),
+    project_id: projectId,
+    session_id: null,
+    tool: null,
+    outcome: null,
+    error_code: null,
+    duration_ms: null,
+    summary: `Milestone ${which}: ${item.title}`,
+    data: { item_id: item.id, marker: which, title: item.title, status: item.status },
+  });
+  return items.flatMap((item) => [marker(item, 'created', item.added_at), ...(item.status === 'done' && item.completed_at ? [marker(item, 'completed', item.completed_at)] : [])]);
+}
+
+/** The same window and keyset position the events query applies (a marker's seq is 0). */
+function inWindow(marker: MilestoneMarkerView, range: { since?: Date; until?: Date }, cursor?: Cursor): boolean {
+  const at = new Date(marker.occurred_at).getTime();
+  if (range.since && at < range.since.getTime()) return false;
+  if (range.until && at >= range.until.getTime()) return false;
+  if (cursor && !(at < cursor.at.getTime() || (at === cursor.at.getTime() && 0 < cursor.seq))) return false;
+  return true;
+}
+
+function newestFirst(a: TimelineEntryView, b: TimelineEntryView): number {
+  return b.occurred_at.localeCompare(a.occurred_at) || b.seq - a.seq || a.id.localeCompare(b.id);
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
-import { AiLogTimelineService, SessionActivity, TimelinePage } from './ai-log-timeline.service';
+import { SessionActivity } from './ai-log-session-timeline.util';
+import { AiLogTimelineService, TimelinePage } from './ai-log-timeline.service';
 import { SessionTimelineQueryDto } from './dto/session-timeline-query.dto';
 import { TimelineQueryDto } from './dto/timeline-query.dto';
 

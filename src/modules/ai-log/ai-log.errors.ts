@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum AiLogErrorCode {
   SessionNotFound = 'SESSION_NOT_FOUND',
@@ -7,7 +8,14 @@ export enum AiLogErrorCode {
   EndpointRefused = 'ENDPOINT_REFUSED',
 }
 
-export class AiLogError extends DomainError<AiLogErrorCode> {
+const STATUS: StatusTable<AiLogErrorCode> = {
+  [AiLogErrorCode.SessionNotFound]: HttpStatus.NOT_FOUND,
+  [AiLogErrorCode.ExportDisabledByOperator]: HttpStatus.CONFLICT,
+  [AiLogErrorCode.CredentialsRefused]: HttpStatus.BAD_REQUEST,
+  [AiLogErrorCode.EndpointRefused]: HttpStatus.BAD_REQUEST,
+};
+
+export class AiLogError extends DomainErrorOf(STATUS) {
   /** A session that is not one of the project's (or does not exist): the same answer either way. */
   static sessionNotFound(id: string) {
     return new AiLogError(AiLogErrorCode.SessionNotFound, `session not found in this project: ${id}`);
@@ -30,19 +38,5 @@ export class AiLogError extends DomainError<AiLogErrorCode> {
   /** A project endpoint on an address hosted Baton does not connect to (loopback, private, link-local, ...). */
   static endpointRefused(reason: string) {
     return new AiLogError(AiLogErrorCode.EndpointRefused, `endpoint refused: ${reason}`);
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case AiLogErrorCode.SessionNotFound:
-        return 404;
-      case AiLogErrorCode.ExportDisabledByOperator:
-        return 409;
-      case AiLogErrorCode.CredentialsRefused:
-      case AiLogErrorCode.EndpointRefused:
-        return 400;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

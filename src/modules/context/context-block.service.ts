@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, IsNull, MoreThan } from 'typeorm';
 import { TenantDb } from '../../../libs/tenancy';
 import { ContextSection, ContextSections } from '../../common/extensions/context-sections';
 import { AppConfig } from '../../config/app-config';
@@ -8,7 +8,10 @@ import { APP_CONFIG } from '../../config/config.module';
 import { ToolText } from '../../mcp/tool-text';
 import { Project } from '../projects/project.entity';
 import { requireProject } from '../projects/require-project.util';
+import { BoardReadCache } from '../push/board-read-cache.service';
 import { toProjectView } from '../projects/project.view';
+import { Handoff } from '../handoff/handoff.entity';
+import { FileLock } from '../sessions/file-lock.entity';
 import { FileLocksService } from '../sessions/file-locks.service';
 import { Session } from '../sessions/session.entity';
 import { toSessionView } from '../sessions/session.view';
@@ -32,6 +35,7 @@ export class ContextBlockService {
     private readonly sections: ContextSections,
     private readonly locks: FileLocksService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly board: BoardReadCache,
   ) {}
 
   /** The block, inside the caller's transaction. `capBytes` lowers the cap (never raises it). */
@@ -96,14 +100,36 @@ export class ContextBlockService {
     return createHash('sha256').update(JSON.stringify(board)).digest('hex');
   }
 
-  private async forProject(projectId: string, mode: ContextMode) {
+  /** The project, its block and its active sessions: the board read, kept between writes (BoardReadCache). */
+  private forProject(projectId: string, mode: ContextMode) {
+    return this.board.read(
+      `context-block:${projectId}:${mode}`,
+      () => this.forProjectNow(projectId, mode),
+      (read) => read.changesAt,
+    );
+  }
+
+  private async forProjectNow(projectId: string, mode: ContextMode) {
     return this.db.transaction(async (m) => {
       const project = await requireProject(m, projectId);
       const built = await this.build(m, project, mode);
       const sessions = await m.find(Session, { where: { project_id: projectId, status: 'active' }, order: { last_seen: 'DESC', id: 'ASC' } });
-      return { project, built, sessions };
+      return { project, built, sessions, changesAt: await changesAt(m, projectId) };
     });
   }
+}
+
+/**
+ * When the block changes with no write: the next file lock to lapse, or the
+ * waiting handoff's expiry (both leave the block then). A cached block is not
+ * served past it.
+ */
+async function changesAt(m: EntityManager, projectId: string): Promise<Date | null> {
+  const now = new Date();
+  const lock = await m.findOne(FileLock, { where: { project_id: projectId, expires_at: MoreThan(now) }, order: { expires_at: 'ASC' } });
+  const handoff = await m.findOne(Handoff, { where: { project_id: projectId, consumed_at: IsNull() }, order: { created_at: 'DESC', id: 'DESC' } });
+  const times = [lock?.expires_at, handoff && handoff.expires_at > now ? handoff.expires_at : undefined].filter((t): t is Date => t instanceof Date);
+  return times.length ? new Date(Math.min(...times.map((t) => t.getTime()))) : null;
 }
 
 /** Sections that are not the board a handoff is checked against. */

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '../../mcp/mcp-tool.decorator';
+import { ADDITIVE, READ_ONLY } from '../../mcp/tool-annotations';
+import { output } from '../../mcp/tool-schema';
+import { ProjectIdDto } from '../projects/dto/project-id.dto';
+import { SessionIdDto } from '../sessions/dto/session-id.dto';
 import { ContextBlockService } from './context-block.service';
-import { AddSessionNoteToolDto } from './dto/add-session-note-tool.dto';
-import { ContextBlockToolDto } from './dto/context-block-tool.dto';
-import { ListSessionNotesToolDto } from './dto/list-session-notes-tool.dto';
-import { StartSessionToolDto } from './dto/start-session-tool.dto';
+import { AddSessionNoteDto } from './dto/add-session-note.dto';
+import { ContextBlockQueryDto } from './dto/context-block-query.dto';
+import { ListSessionNotesQueryDto } from './dto/list-session-notes-query.dto';
+import { StartSessionDto } from './dto/start-session.dto';
 import { SessionNotesService } from './session-notes.service';
 import { StartSessionService } from './start-session.service';
 
@@ -18,49 +22,69 @@ export class ContextTools {
 
   @McpTool({
     name: 'start_session',
-    description:
-      'Start working on a project in one call: registers your session and answers session_id, file_warnings (files other live sessions hold) and the context block. Pass handoff_token to start from a handoff (single use).',
-    input: StartSessionToolDto,
+    annotations: ADDITIVE,
+    outputSchema: output({ session_id: 'string', context_block: 'string' }),
+    description: 'Start a session: session_id, file_warnings, context block.',
+    params: ProjectIdDto,
+    body: StartSessionDto,
   })
-  startSession(input: StartSessionToolDto) {
-    return this.starts.start(input.project_id, input, 'interactive');
+  startSession(params: ProjectIdDto, body: StartSessionDto) {
+    return this.starts.start(params.project_id, body, 'interactive');
   }
 
   @McpTool({
     name: 'start_worker_session',
+    annotations: ADDITIVE,
     description: 'start_session for an executor (a session of kind worker): same answer, same file warnings and context.',
-    input: StartSessionToolDto,
+    params: ProjectIdDto,
+    body: StartSessionDto,
   })
-  startWorkerSession(input: StartSessionToolDto) {
-    return this.starts.start(input.project_id, input, 'worker');
+  startWorkerSession(params: ProjectIdDto, body: StartSessionDto) {
+    return this.starts.start(params.project_id, body, 'worker');
   }
 
   @McpTool({
     name: 'get_context_block',
-    description:
-      "The project's context block as text: workspace notes and decisions, goal, sprint items, recent tasks, pinned decisions, active sessions. mode=brief gives the first lines of each section.",
-    input: ContextBlockToolDto,
+    annotations: READ_ONLY,
+    outputSchema: output({ text: 'string' }),
+    description: "The project's context block as text.",
+    params: ProjectIdDto,
+    body: ContextBlockQueryDto,
   })
-  getContextBlock(input: ContextBlockToolDto) {
-    return this.blocks.wrapped(input.project_id, input.mode);
+  getContextBlock(params: ProjectIdDto, query: ContextBlockQueryDto) {
+    return this.blocks.wrapped(params.project_id, query.mode);
   }
 
   @McpTool({
     name: 'get_project_context',
+    annotations: READ_ONLY,
     description: 'Onboarding for a project: the context block with its sections, active sessions, file locks and what to do first.',
-    input: ContextBlockToolDto,
+    params: ProjectIdDto,
+    body: ContextBlockQueryDto,
   })
-  getProjectContext(input: ContextBlockToolDto) {
-    return this.blocks.onboarding(input.project_id, input.mode);
+  getProjectContext(params: ProjectIdDto, query: ContextBlockQueryDto) {
+    return this.blocks.onboarding(params.project_id, query.mode);
   }
 
-  @McpTool({ name: 'add_session_note', description: "Add a note to your session's scratch pad (kept for you and for whoever takes over).", input: AddSessionNoteToolDto })
-  addSessionNote(input: AddSessionNoteToolDto) {
-    return this.notes.add(input.session_id, input.body);
+  @McpTool({
+    name: 'add_session_note',
+    annotations: ADDITIVE,
+    description: "Add a note to your session's scratch pad (kept for you and for whoever takes over).",
+    params: SessionIdDto,
+    body: AddSessionNoteDto,
+  })
+  addSessionNote(params: SessionIdDto, body: AddSessionNoteDto) {
+    return this.notes.add(params.session_id, body.body);
   }
 
-  @McpTool({ name: 'get_session_notes', description: "A session's scratch-pad notes, newest first (limit default 50, at most 200).", input: ListSessionNotesToolDto })
-  getSessionNotes(input: ListSessionNotesToolDto) {
-    return this.notes.list(input.session_id, input.limit, input.offset);
+  @McpTool({
+    name: 'get_session_notes',
+    annotations: READ_ONLY,
+    description: "A session's scratch-pad notes, newest first (limit default 50, at most 200).",
+    params: SessionIdDto,
+    body: ListSessionNotesQueryDto,
+  })
+  getSessionNotes(params: SessionIdDto, query: ListSessionNotesQueryDto) {
+    return this.notes.list(params.session_id, query.limit, query.offset);
   }
 }

@@ -5,8 +5,7 @@ import { ContextSection, ContextSections } from '../../common/extensions/context
 import { FileLock } from '../sessions/file-lock.entity';
 import { Session } from '../sessions/session.entity';
 import { SESSIONS_SECTION_LIMIT, SESSIONS_SECTION_ORDER } from './context.constants';
-
-const FILES_PER_SESSION = 5;
+import { sessionLines } from './sessions-section.util';
 
 /**
  * The "sessions" section of the context block: who else is working on the
@@ -34,20 +33,6 @@ export class SessionsSectionProvider implements OnModuleInit {
       where: { project_id: projectId, session_id: In(sessions.map((s) => s.id)), expires_at: MoreThan(this.clock.now()) },
       order: { file_path: 'ASC' },
     });
-    const held = new Map<string, string[]>();
-    for (const lock of locks) held.set(lock.session_id, [...(held.get(lock.session_id) ?? []), lock.file_path]);
-    return {
-      key: 'sessions',
-      title: 'Active sessions',
-      order: SESSIONS_SECTION_ORDER,
-      lines: sessions.map((s) => {
-        const files = held.get(s.id) ?? [];
-        const holds =
-          files.length === 0
-            ? ''
-            : `; holds ${files.slice(0, FILES_PER_SESSION).join(', ')}${files.length > FILES_PER_SESSION ? ` and ${files.length - FILES_PER_SESSION} more` : ''}`;
-        return `${s.name} (${s.kind}, ${s.human_id}, session ${s.id}), last seen ${s.last_seen.toISOString()}${holds}`;
-      }),
-    };
+    return { key: 'sessions', title: 'Active sessions', order: SESSIONS_SECTION_ORDER, lines: sessionLines(sessions, locks) };
   }
 }

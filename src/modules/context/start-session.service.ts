@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { TenantDb } from '../../../libs/tenancy';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { StartSessionExtras } from '../../common/extensions/start-session-extras';
 import { RequestError } from '../../common/errors/request-error';
 import { ConsumedHandoff, HandoffLedger, HandoffRef } from '../handoff/handoff-ledger.service';
@@ -53,6 +54,7 @@ export class StartSessionService {
     private readonly extras: StartSessionExtras,
     private readonly ledger: HandoffLedger,
     private readonly hostedDefaults: HostedDefaultsStore,
+    private readonly events: RealtimeEvents,
   ) {}
 
   async start(
@@ -65,7 +67,12 @@ export class StartSessionService {
     const handoff: HandoffRef | undefined = input.handoff_token ? { token: input.handoff_token } : input.handoff_id ? { handoff_id: input.handoff_id } : undefined;
     const session = await this.sessions.register({ project_id: projectId, name: input.name, human_id: input.human_id, kind });
     try {
-      return await this.describe(session, { ...options, resumed: false, handoff });
+      const answer = await this.describe(session, { ...options, resumed: false, handoff });
+      if (answer.handoff) {
+        const data = { project_id: projectId, handoff_id: answer.handoff.id, session_id: session.id, carried: answer.handoff.carried };
+        this.events.publish({ tenantId: currentTenant().tenantId, event: 'handoff_accepted', data });
+      }
+      return answer;
     } catch (error) {
       // A refused handoff means the session should not have started: it is closed again.
       if (handoff) {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { TenantDb } from '../../../libs/tenancy';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { RequestError } from '../../common/errors/request-error';
 import { lockProject } from '../projects/project-lock.util';
 import { requireProject } from '../projects/require-project.util';
@@ -27,6 +28,7 @@ export class GoalsService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly events: RealtimeEvents,
   ) {}
 
   /** The goal, and the project's latest tasks as ambient context. */
@@ -86,13 +88,20 @@ export class GoalsService {
 
   /** Switches the goal mode; the goal's version does not change. */
   async setMode(projectId: string, mode: GoalMode): Promise<{ project_id: string; mode: GoalMode }> {
-    return this.db.transaction(async (m) => {
+    const goal = await this.db.transaction(async (m) => {
       await lockProject(m, projectId);
       const goal = await m.findOneBy(Goal, { project_id: projectId });
       if (goal) await m.update(Goal, { id: goal.id }, { mode });
       else await m.insert(Goal, { ...blankGoal(projectId, this.clock.now()), mode });
-      return { project_id: projectId, mode };
+      return toGoalView(goal ? { ...goal, mode } : { ...blankGoal(projectId, this.clock.now()), mode }, projectId);
     });
+    this.announce(goal);
+    return { project_id: projectId, mode };
+  }
+
+  /** Tells the tenant's dashboards the goal as it now is (`goal_changed`), once the write has committed. */
+  private announce(goal: GoalView): void {
+    this.events.publish({ tenantId: currentTenant().tenantId, event: 'goal_changed', data: { project_id: goal.project_id, goal } });
   }
 
   /**
@@ -101,7 +110,7 @@ export class GoalsService {
    * it in the history; a minor write rewrites the current version in place.
    */
   private async write(projectId: string, minor: boolean, change: (goal: Goal) => void): Promise<GoalView> {
-    return this.db.transaction(async (m) => {
+    const view = await this.db.transaction(async (m) => {
       await lockProject(m, projectId);
       const now = this.clock.now();
       const existing = await m.findOneBy(Goal, { project_id: projectId });
@@ -129,6 +138,8 @@ export class GoalsService {
       else await m.insert(GoalVersion, { id: randomUUID(), project_id: projectId, version: goal.version, created_at: now, ...recorded });
       return toGoalView(goal, projectId);
     });
+    this.announce(view);
+    return view;
   }
 }
 

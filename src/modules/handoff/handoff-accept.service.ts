@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { MoreThan } from 'typeorm';
 import { TenantDb } from '../../../libs/tenancy';
 import { RequestError } from '../../common/errors/request-error';
-import { ToolRegistry } from '../../mcp/tool-registry.service';
 import { ContextBlockService } from '../context/context-block.service';
 import { requireProject } from '../projects/require-project.util';
 import { AcceptHandoffDto } from './dto/accept-handoff.dto';
 import { parseFrontMatter } from './front-matter.util';
 import { Handoff } from './handoff.entity';
 import { HandoffLedger, HandoffMeta, HandoffProblem, HandoffProblemCode, toHandoffMeta } from './handoff-ledger.service';
-import { toolManifestHash } from './tool-manifest.util';
+import { HandoffMaterialService } from './handoff-material.service';
 
 export interface AcceptAnswer {
   status: 'ok' | HandoffProblemCode;
@@ -25,7 +24,7 @@ export class HandoffAcceptService {
     private readonly db: TenantDb,
     private readonly ledger: HandoffLedger,
     private readonly blocks: ContextBlockService,
-    private readonly tools: ToolRegistry,
+    private readonly material: HandoffMaterialService,
   ) {}
 
   /** Read-only: nothing is consumed or changed. */
@@ -47,7 +46,7 @@ export class HandoffAcceptService {
         if (ContextBlockService.boardHash(await this.blocks.collect(m, projectId)) !== handoff.board_sha256) {
           problems.push({ code: 'board_diverged', detail: "the project's goal, sprint items, tasks or decisions changed since the handoff was generated" });
         }
-        if (toolManifestHash(this.tools) !== handoff.tools_sha256) problems.push({ code: 'tools_drifted', detail: 'the MCP tools changed since the handoff was generated' });
+        if (this.material.toolsSha256() !== handoff.tools_sha256) problems.push({ code: 'tools_drifted', detail: 'the MCP tools changed since the handoff was generated' });
       }
       return { status: problems[0]?.code ?? 'ok', valid: problems.length === 0, problems, handoff: own ? toHandoffMeta(handoff) : null };
     });

@@ -7,13 +7,9 @@ import { findById } from '../../database/find-by-id';
 import { Session } from '../sessions/session.entity';
 import { SessionHandovers } from '../sessions/session-handovers';
 import { SessionsService } from '../sessions/sessions.service';
+import { CarriedWork } from './handoff.view';
 
-/** What a handoff carries: how many in-progress sprint items and tasks, and live file locks. */
-export interface CarriedWork {
-  sprint_items: number;
-  tasks: number;
-  file_locks: number;
-}
+export type { CarriedWork } from './handoff.view';
 
 /**
  * A handoff that passes the baton: at generation the author's work (in-progress sprint items and

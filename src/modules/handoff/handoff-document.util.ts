@@ -21,6 +21,8 @@ export interface HandoffMaterial {
   /** When the project's previous handoff was generated. */
   since: Date | null;
   summary?: string;
+  /** Written by Baton when a session closed without one: `automatic: true` in the front matter. */
+  automatic?: boolean;
   queuedGoal: string | null;
   sections: ContextSection[];
   notes: ProjectNoteLine[];
@@ -60,6 +62,7 @@ const OWN_FIELDS = new Set([
   'body_sha256',
   'queued_goal_included',
   'changed_files_count',
+  'automatic',
 ]);
 
 /**
@@ -100,6 +103,7 @@ function ownFields(mat: HandoffMaterial, bodySha: string): [string, unknown][] {
     ['body_sha256', bodySha],
     ['queued_goal_included', mat.queuedGoal !== null],
     ['changed_files_count', mat.changedFiles.length],
+    ...(mat.automatic ? [['automatic', true] as [string, unknown]] : []),
   ];
 }
 
@@ -115,7 +119,10 @@ function extraFields(extras: Record<string, unknown>): [string, unknown][] {
 
 function blocksFor(mat: HandoffMaterial): RenderBlock[] {
   const width = HANDOFF_LINE_CHARS[mat.mode];
-  const summary = mat.summary ? text('summary', `Summary from ${mat.sessionName ?? 'the previous session'}`, mat.summary, width) : null;
+  const summaryTitle = mat.automatic
+    ? `Written by Baton when session ${mat.sessionName ?? 'unknown'} closed without a handoff`
+    : `Summary from ${mat.sessionName ?? 'the previous session'}`;
+  const summary = mat.summary ? text('summary', summaryTitle, mat.summary, width) : null;
   const queued = mat.queuedGoal ? text('queued_goal', 'Goal for this session (queued)', mat.queuedGoal, width) : null;
   const sections = mat.sections.map((s): RenderBlock => ({ key: s.key, title: s.title, lines: s.lines }));
   const notes = list(

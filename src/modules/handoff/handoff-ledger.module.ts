@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SessionsModule } from '../sessions/sessions.module';
 import { HandoffCarry } from './handoff-carry.service';
 import { HandoffLedger } from './handoff-ledger.service';
+import { HandoffTokens } from './handoff-tokens.service';
 
 /**
  * The handoff record on its own, so that session start (which uses a
@@ -10,7 +11,7 @@ import { HandoffLedger } from './handoff-ledger.service';
  */
 @Module({
   imports: [SessionsModule],
-  providers: [HandoffLedger, HandoffCarry],
-  exports: [HandoffLedger, HandoffCarry],
+  providers: [HandoffLedger, HandoffCarry, HandoffTokens],
+  exports: [HandoffLedger, HandoffCarry, HandoffTokens],
 })
 export class HandoffLedgerModule {}

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { EntityManager, IsNull } from 'typeorm';
+import { EntityManager, In, IsNull, MoreThan, Not } from 'typeorm';
 import { Clock } from '../../common/clock';
 import { Session } from '../sessions/session.entity';
 import { Handoff } from './handoff.entity';
 import { CarriedWork, HandoffCarry } from './handoff-carry.service';
 import { HandoffError } from './handoff.errors';
 import { parseFrontMatter } from './front-matter.util';
-import { contentWithToken, hashHandoffToken } from './handoff-token.util';
+import { HandoffTokens } from './handoff-tokens.service';
+import { HandoffMeta, HandoffSummary } from './handoff.view';
 
 export type HandoffProblemCode = 'not_found' | 'wrong_project' | 'expired' | 'already_consumed' | 'body_mismatch' | 'stale' | 'board_diverged' | 'tools_drifted';
 
@@ -21,19 +22,8 @@ export interface HandoffRef {
   token?: string;
 }
 
-export interface HandoffMeta {
-  id: string;
-  project_id: string;
-  session_id: string | null;
-  mode: string;
-  bytes: number;
-  created_at: string;
-  expires_at: string;
-  consumed_at: string | null;
-  consumed_by_session_id: string | null;
-}
+export type { HandoffMeta, HandoffSummary } from './handoff.view';
 
-/** What a session started from a handoff receives. */
 /** A handoff waiting for a session to start from it. */
 export interface WaitingHandoff {
   handoff_id: string;
@@ -70,6 +60,7 @@ export function toHandoffMeta(h: Handoff): HandoffMeta {
     expires_at: h.expires_at.toISOString(),
     consumed_at: h.consumed_at ? h.consumed_at.toISOString() : null,
     consumed_by_session_id: h.consumed_by_session_id,
+    automatic: Boolean(h.automatic),
   };
 }
 
@@ -83,6 +74,7 @@ export class HandoffLedger {
   constructor(
     private readonly clock: Clock,
     private readonly carry: HandoffCarry,
+    private readonly tokens: HandoffTokens,
   ) {}
 
   /**
@@ -90,7 +82,15 @@ export class HandoffLedger {
    * one a new session is told about (start_session, the context block) and may take by its id.
    */
   async waiting(m: EntityManager, projectId: string): Promise<WaitingHandoff | null> {
-    const newest = await m.findOne(Handoff, { where: { project_id: projectId }, order: { created_at: 'DESC', id: 'DESC' } });
+    let newest = await m.findOne(Handoff, { where: { project_id: projectId }, order: { created_at: 'DESC', id: 'DESC' } });
+    if (newest?.automatic) {
+      // A handoff written at a close does not hide one that holds work for whoever takes it.
+      const carrying = await m.findOne(Handoff, {
+        where: { project_id: projectId, consumed_at: IsNull(), carrier_session_id: Not(IsNull()), expires_at: MoreThan(this.clock.now()) },
+        order: { created_at: 'DESC', id: 'DESC' },
+      });
+      newest = carrying ?? newest;
+    }
     if (!newest || newest.consumed_at || newest.expires_at.getTime() <= this.clock.now().getTime()) return null;
     const author = newest.session_id ? await m.findOneBy(Session, { id: newest.session_id }) : null;
     const carries = newest.carrier_session_id ? await this.carry.heldBy(m, newest.carrier_session_id) : null;
@@ -105,9 +105,32 @@ export class HandoffLedger {
     };
   }
 
+  /**
+   * The project's handoffs, newest first: who wrote each, whether a session started from it (and
+   * which), and what a waiting one still holds for whoever takes it.
+   */
+  async list(m: EntityManager, projectId: string, limit: number): Promise<HandoffSummary[]> {
+    const handoffs = await m.find(Handoff, { where: { project_id: projectId }, order: { created_at: 'DESC', id: 'DESC' }, take: limit });
+    const ids = [...new Set(handoffs.flatMap((h) => [h.session_id, h.consumed_by_session_id]).filter((id): id is string => id !== null))];
+    const names = new Map((ids.length ? await m.find(Session, { where: { id: In(ids) }, select: { id: true, name: true } }) : []).map((s) => [s.id, s.name]));
+    const now = this.clock.now().getTime();
+    const summaries: HandoffSummary[] = [];
+    for (const h of handoffs) {
+      const waiting = !h.consumed_at && h.expires_at.getTime() > now;
+      summaries.push({
+        ...toHandoffMeta(h),
+        status: h.consumed_at ? 'accepted' : waiting ? 'waiting' : 'expired',
+        from_session_name: h.session_id ? (names.get(h.session_id) ?? null) : null,
+        consumed_by_session_name: h.consumed_by_session_id ? (names.get(h.consumed_by_session_id) ?? null) : null,
+        carries: waiting && h.carrier_session_id ? await this.carry.heldBy(m, h.carrier_session_id) : null,
+      });
+    }
+    return summaries;
+  }
+
   async find(m: EntityManager, ref: HandoffRef): Promise<Handoff | null> {
     if (ref.handoff_id) return m.findOneBy(Handoff, { id: ref.handoff_id });
-    if (ref.token) return m.findOneBy(Handoff, { token_sha256: hashHandoffToken(ref.token) });
+    if (ref.token) return m.findOneBy(Handoff, { token_sha256: this.tokens.hash(ref.token) });
     return null;
   }
 
@@ -150,7 +173,7 @@ export class HandoffLedger {
     }
     const carried = handoff.carrier_session_id ? await this.carry.deliver(m, handoff.carrier_session_id, sessionId) : null;
     // With its id rather than its token, the stored content keeps the token masked: it was shown once, to its author.
-    const content = ref.token ? contentWithToken(handoff.content, ref.token) : handoff.content;
+    const content = ref.token ? this.tokens.unmasked(handoff.content, ref.token) : handoff.content;
     return { id: handoff.id, mode: handoff.mode, created_at: handoff.created_at.toISOString(), content, carried };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, MoreThan } from 'typeorm';
 import { StartSessionExtras } from '../../common/extensions/start-session-extras';
+import { ToolRegistry } from '../../mcp/tool-registry.service';
 import { ContextBlockService } from '../context/context-block.service';
 import { SessionNotesService } from '../context/session-notes.service';
 import { Project } from '../projects/project.entity';
@@ -10,6 +11,7 @@ import { ChangedFiles } from './git-changes.util';
 import { HandoffMode } from './handoff.constants';
 import { HandoffCorrectionsService, toCorrectionView } from './handoff-corrections.service';
 import { HandoffMaterial } from './handoff-document.util';
+import { toolManifestHash } from './tool-manifest.util';
 
 const NOTES_LIMIT: Record<HandoffMode, number> = { goal: 20, starter: 0, delta: 100, planner: 20, full: 200 };
 const CORRECTIONS_LIMIT: Record<HandoffMode, number> = { goal: 0, starter: 0, delta: 20, planner: 5, full: 20 };
@@ -26,7 +28,13 @@ export class HandoffMaterialService {
     private readonly locks: FileLocksService,
     private readonly corrections: HandoffCorrectionsService,
     private readonly extras: StartSessionExtras,
+    private readonly tools: ToolRegistry,
   ) {}
+
+  /** The MCP tools served now, hashed: a handoff records it, accept_handoff compares it. */
+  toolsSha256(): string {
+    return toolManifestHash(this.tools);
+  }
 
   async gather(m: EntityManager, project: Project, mode: HandoffMode, session: Session | null, since: Date | null, now: Date, changes: ChangedFiles): Promise<GatheredMaterial> {
     const sections = await this.blocks.collect(m, project.id);

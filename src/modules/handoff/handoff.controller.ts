@@ -2,6 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
 import { AcceptHandoffDto } from './dto/accept-handoff.dto';
 import { GenerateHandoffDto } from './dto/generate-handoff.dto';
+import { ListHandoffsQueryDto } from './dto/list-handoffs-query.dto';
+import { HandoffSummary } from './handoff-ledger.service';
 import { LatestCorrectionQueryDto } from './dto/latest-correction-query.dto';
 import { QueueSessionDto } from './dto/queue-session.dto';
 import { RecordCorrectionDto } from './dto/record-correction.dto';
@@ -22,6 +24,11 @@ export class HandoffController {
   @Post('handoff')
   generate(@Param() params: ProjectIdDto, @Body() body: GenerateHandoffDto): Promise<HandoffAnswer> {
     return this.handoffs.generate(params.project_id, body);
+  }
+
+  @Get('handoffs')
+  list(@Param() params: ProjectIdDto, @Query() query: ListHandoffsQueryDto): Promise<HandoffSummary[]> {
+    return this.handoffs.list(params.project_id, query.limit);
   }
 
   @Post('handoff/accept')

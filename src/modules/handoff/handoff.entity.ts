@@ -60,4 +60,8 @@ export class Handoff {
 
   @IdColumn({ nullable: true })
   consumed_by_session_id!: string | null;
+
+  /** Written by Baton when a session closed without a handoff since its last activity. */
+  @Column('boolean', { default: false })
+  automatic!: boolean;
 }

@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum HandoffErrorCode {
   NotFound = 'HANDOFF_NOT_FOUND',
@@ -8,7 +9,15 @@ export enum HandoffErrorCode {
   SessionNotInProject = 'SESSION_NOT_IN_PROJECT',
 }
 
-export class HandoffError extends DomainError<HandoffErrorCode> {
+const STATUS: StatusTable<HandoffErrorCode> = {
+  [HandoffErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [HandoffErrorCode.WrongProject]: HttpStatus.CONFLICT,
+  [HandoffErrorCode.AlreadyConsumed]: HttpStatus.CONFLICT,
+  [HandoffErrorCode.Expired]: HttpStatus.CONFLICT,
+  [HandoffErrorCode.SessionNotInProject]: HttpStatus.NOT_FOUND,
+};
+
+export class HandoffError extends DomainErrorOf(STATUS) {
   static notFound(ref: string) {
     return new HandoffError(HandoffErrorCode.NotFound, `handoff not found: ${ref}`);
   }
@@ -30,22 +39,5 @@ export class HandoffError extends DomainError<HandoffErrorCode> {
 
   static sessionNotInProject(sessionId: string, projectId: string) {
     return new HandoffError(HandoffErrorCode.SessionNotInProject, `session ${sessionId} is not a session of project ${projectId}`);
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case HandoffErrorCode.NotFound:
-        return 404;
-      case HandoffErrorCode.WrongProject:
-        return 409;
-      case HandoffErrorCode.AlreadyConsumed:
-        return 409;
-      case HandoffErrorCode.Expired:
-        return 409;
-      case HandoffErrorCode.SessionNotInProject:
-        return 404;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '../../mcp/mcp-tool.decorator';
+import { ADDITIVE, IDEMPOTENT_UPDATE, READ_ONLY } from '../../mcp/tool-annotations';
+import { output } from '../../mcp/tool-schema';
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
-import { AcceptHandoffToolDto } from './dto/accept-handoff-tool.dto';
-import { GenerateHandoffToolDto } from './dto/generate-handoff-tool.dto';
-import { LatestCorrectionToolDto } from './dto/latest-correction-tool.dto';
-import { QueueSessionToolDto } from './dto/queue-session-tool.dto';
-import { RecordCorrectionToolDto } from './dto/record-correction-tool.dto';
-import { HandoffCorrectionsService } from './handoff-corrections.service';
+import { AcceptHandoffDto } from './dto/accept-handoff.dto';
+import { GenerateHandoffDto } from './dto/generate-handoff.dto';
+import { LatestCorrectionQueryDto } from './dto/latest-correction-query.dto';
+import { QueueSessionDto } from './dto/queue-session.dto';
+import { RecordCorrectionDto } from './dto/record-correction.dto';
 import { HandoffAcceptService } from './handoff-accept.service';
+import { HandoffCorrectionsService } from './handoff-corrections.service';
 import { HandoffService } from './handoff.service';
 import { QueuedSessionsService } from './queued-sessions.service';
 
@@ -22,57 +24,72 @@ export class HandoffTools {
 
   @McpTool({
     name: 'generate_handoff',
-    description:
-      'Write a handoff for whoever works on the project next: {file_path, content}, content starting with front matter. Modes: goal, starter, delta, planner, full (default delta when an earlier handoff exists, goal otherwise). A queued session goal is included once.',
-    input: GenerateHandoffToolDto,
+    annotations: ADDITIVE,
+    outputSchema: output({ content: 'string', token: 'string' }),
+    description: 'Write a handoff for whoever works on the project next.',
+    params: ProjectIdDto,
+    body: GenerateHandoffDto,
   })
-  generate(input: GenerateHandoffToolDto) {
-    return this.handoffs.generate(input.project_id, input);
+  generate(params: ProjectIdDto, body: GenerateHandoffDto) {
+    return this.handoffs.generate(params.project_id, body);
   }
 
   @McpTool({
     name: 'accept_handoff',
-    description:
-      'Check, without changing anything, whether a handoff is still good to work from: status ok, or not_found, wrong_project, expired, already_consumed, body_mismatch, stale, board_diverged, tools_drifted. Give handoff_id, token or the content as received.',
-    input: AcceptHandoffToolDto,
+    annotations: READ_ONLY,
+    outputSchema: output({ status: 'string', valid: 'boolean' }),
+    description: 'Check, changing nothing, that a handoff is still good.',
+    params: ProjectIdDto,
+    body: AcceptHandoffDto,
   })
-  accept(input: AcceptHandoffToolDto) {
-    return this.acceptance.accept(input.project_id, input);
+  accept(params: ProjectIdDto, body: AcceptHandoffDto) {
+    return this.acceptance.accept(params.project_id, body);
   }
 
   @McpTool({
     name: 'record_handoff_correction',
+    annotations: ADDITIVE,
     description: 'Record a corrective handoff for a blocked executor session: a one-line summary and what to do instead.',
-    input: RecordCorrectionToolDto,
+    params: ProjectIdDto,
+    body: RecordCorrectionDto,
   })
-  recordCorrection(input: RecordCorrectionToolDto) {
-    return this.corrections.record(input.project_id, input);
+  recordCorrection(params: ProjectIdDto, body: RecordCorrectionDto) {
+    return this.corrections.record(params.project_id, body);
   }
 
   @McpTool({
     name: 'get_latest_handoff_correction',
+    annotations: READ_ONLY,
     description: 'The latest corrective handoff of the project (of one session when session_id is given), or null.',
-    input: LatestCorrectionToolDto,
+    params: ProjectIdDto,
+    body: LatestCorrectionQueryDto,
   })
-  latestCorrection(input: LatestCorrectionToolDto) {
-    return this.corrections.latest(input.project_id, input.session_id);
+  latestCorrection(params: ProjectIdDto, query: LatestCorrectionQueryDto) {
+    return this.corrections.latest(params.project_id, query.session_id);
   }
 
-  @McpTool({ name: 'get_planner_handoff', description: 'A planner-optimised handoff of the project as it is now (a preview: nothing is recorded).', input: ProjectIdDto })
+  @McpTool({
+    name: 'get_planner_handoff',
+    annotations: READ_ONLY,
+    description: 'A planner-optimised handoff of the project as it is now (a preview: nothing is recorded).',
+    input: ProjectIdDto,
+  })
   planner(input: ProjectIdDto) {
     return this.handoffs.planner(input.project_id);
   }
 
   @McpTool({
     name: 'queue_session',
+    annotations: IDEMPOTENT_UPDATE,
     description: "Queue the goal of the project's next session; the next generated handoff carries it once. Replaces a goal queued earlier.",
-    input: QueueSessionToolDto,
+    params: ProjectIdDto,
+    body: QueueSessionDto,
   })
-  queueSession(input: QueueSessionToolDto) {
-    return this.queue.queue(input.project_id, input.goal);
+  queueSession(params: ProjectIdDto, body: QueueSessionDto) {
+    return this.queue.queue(params.project_id, body.goal);
   }
 
-  @McpTool({ name: 'get_queued_session', description: 'The goal queued for the next session, or null.', input: ProjectIdDto })
+  @McpTool({ name: 'get_queued_session', annotations: READ_ONLY, description: 'The goal queued for the next session, or null.', input: ProjectIdDto })
   queuedSession(input: ProjectIdDto) {
     return this.queue.get(input.project_id);
   }

@@ -1,4 +1,5 @@
-import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ShutdownDrain } from '../../common/lifecycle/shutdown-drain';
 import type { Response } from 'express';
 import { Public } from '../../common/auth/public.decorator';
 import { AppConfig, publicConfig } from '../../config/app-config';
@@ -11,7 +12,21 @@ export class HealthController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly health: HealthService,
+    private readonly drain: ShutdownDrain,
   ) {}
+
+  /** Kubernetes liveness: the process answers (nothing else is checked, so a slow database never restarts it). */
+  @Get('health/live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  /** Kubernetes readiness: 503 once the instance is stopping, so the balancer sends new work elsewhere. */
+  @Get('health/ready')
+  ready(): { status: 'ready' } {
+    if (this.drain.draining) throw new ServiceUnavailableException('this instance is stopping: send requests to another one');
+    return { status: 'ready' };
+  }
 
   /** Liveness: answers from memory, touches nothing. */
   @Get('health')

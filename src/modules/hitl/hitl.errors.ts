@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum HitlErrorCode {
   NotFound = 'HITL_NOT_FOUND',
@@ -7,17 +8,20 @@ export enum HitlErrorCode {
   SessionNotInProject = 'HITL_SESSION_NOT_IN_PROJECT',
 }
 
-export class HitlError extends DomainError<HitlErrorCode> {
-  private current?: { status: string };
+const STATUS: StatusTable<HitlErrorCode> = {
+  [HitlErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [HitlErrorCode.NotPending]: HttpStatus.CONFLICT,
+  [HitlErrorCode.AnswerRequired]: HttpStatus.BAD_REQUEST,
+  [HitlErrorCode.SessionNotInProject]: HttpStatus.NOT_FOUND,
+};
 
+export class HitlError extends DomainErrorOf(STATUS) {
   static notFound(id: string) {
     return new HitlError(HitlErrorCode.NotFound, `hitl request not found: ${id}`);
   }
 
   static notPending(id: string, status: string) {
-    const error = new HitlError(HitlErrorCode.NotPending, `hitl request ${id} is already ${status}: only a pending request can be answered or dismissed`);
-    error.current = { status };
-    return error;
+    return new HitlError(HitlErrorCode.NotPending, `hitl request ${id} is already ${status}: only a pending request can be answered or dismissed`, { status });
   }
 
   static answerRequired() {
@@ -26,24 +30,5 @@ export class HitlError extends DomainError<HitlErrorCode> {
 
   static sessionNotInProject(sessionId: string, projectId: string) {
     return new HitlError(HitlErrorCode.SessionNotInProject, `session not found in project ${projectId}: ${sessionId}`);
-  }
-
-  override get extra() {
-    return this.current;
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case HitlErrorCode.NotFound:
-        return 404;
-      case HitlErrorCode.NotPending:
-        return 409;
-      case HitlErrorCode.AnswerRequired:
-        return 400;
-      case HitlErrorCode.SessionNotInProject:
-        return 404;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
+import { ProbeResult } from '../../../libs/pubsub';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { dashboardPages } from '../../common/dashboard-links';
 import { PublicUrl } from '../../common/public-url';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -17,6 +19,7 @@ import { UpdateHitlDto } from './dto/update-hitl.dto';
 import { HitlRequest, HitlStatus } from './hitl-request.entity';
 import { HitlView, toHitlView } from './hitl-request.view';
 import { HitlError } from './hitl.errors';
+import { HitlDecisionHooks, isApproval } from './hitl-decision-hooks';
 import { findById } from '../../database/find-by-id';
 
 /** What an auto-answered request says (the project set hitl_auto_answer). */
@@ -24,7 +27,10 @@ export const AUTO_ANSWER = 'Answered automatically: this project has hitl_auto_a
 
 const DEFAULT_LIMIT = 50;
 
-export const hitlTopic = (id: string) => `hitl:${id}`;
+const HITL_PREFIX = 'hitl:';
+export const hitlTopic = (id: string) => `${HITL_PREFIX}${id}`;
+/** Questions one statement of the shared read checks. */
+const SETTLED_BATCH = 500;
 
 /**
  * Human-in-the-loop questions (spec §2, §3, §4 HITL). A question is a ticket:
@@ -42,6 +48,7 @@ export class HitlService {
     private readonly notifications: NotificationsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly publicUrl: PublicUrl,
+    private readonly hooks: HitlDecisionHooks,
   ) {}
 
   async create(projectId: string, input: CreateHitlDto): Promise<HitlView> {
@@ -76,7 +83,7 @@ export class HitlService {
         projectId,
         {
           title: `Action needed (${view.urgency.toUpperCase()})`,
-          body: `${view.question.slice(0, 200)}\n${this.publicUrl.to(`/hitl/${view.id}`)}`,
+          body: `${view.question.slice(0, 200)}\n${this.publicUrl.to(dashboardPages.hitl(projectId))}`,
           event: 'hitl_created',
           source: 'baton',
           project_id: projectId,
@@ -98,8 +105,26 @@ export class HitlService {
       this.push.waitMs(waitS),
       () => this.db.read((m) => this.require(m, id)),
       (r) => r.status !== 'pending',
+      { scope: 'hitl', probe: (_since, topics) => this.settledOf(topics), version: () => 0 },
     );
     return toHitlView(request);
+  }
+
+  /**
+   * The shared read of a tenant's waiting questions: which of them are answered, dismissed or
+   * gone (their waiters read again and answer). The state is read, not a change, so a waiter
+   * seen at version 0 is woken whenever its question is settled.
+   */
+  private async settledOf(topics: string[]): Promise<ProbeResult> {
+    const ids = topics.filter((t) => t.startsWith(HITL_PREFIX)).map((t) => t.slice(HITL_PREFIX.length));
+    const pending = new Set<string>();
+    await this.db.read(async (m) => {
+      for (let i = 0; i < ids.length; i += SETTLED_BATCH) {
+        const rows = await m.find(HitlRequest, { select: { id: true }, where: { id: In(ids.slice(i, i + SETTLED_BATCH)), status: 'pending' } });
+        for (const row of rows) pending.add(row.id.toLowerCase());
+      }
+    });
+    return { version: 0, changed: new Map(ids.filter((id) => !pending.has(id.toLowerCase())).map((id) => [hitlTopic(id), 1])) };
   }
 
   /** Requests of one project, or of every project, newest first. */
@@ -116,16 +141,32 @@ export class HitlService {
     return rows.map(toHitlView);
   }
 
-  /** Answers (default) or dismisses a pending request; refused once it is answered or dismissed. */
+  /**
+   * Answers (default) or dismisses a pending request; refused once it is
+   * answered or dismissed. A change waiting on the request (HitlDecisionHooks)
+   * is applied or dropped first; when it can no longer be applied the request
+   * is dismissed with the reason and the refusal is thrown.
+   */
   async update(id: string, input: UpdateHitlDto): Promise<HitlView> {
     const action = input.action ?? 'answer';
     if (action === 'answer' && input.answer === undefined) throw HitlError.answerRequired();
+    const pending = await this.db.read((m) => this.require(m, id));
+    if (pending.status !== 'pending') throw HitlError.notPending(id, pending.status);
+    const outcome = await this.hooks.run(pending, { action, answer: input.answer ?? null, approves: action === 'answer' && isApproval(input.answer) });
+    if (outcome) {
+      await this.decide(id, 'dismiss', outcome.refuse.answer, input.answered_by);
+      throw outcome.refuse.error;
+    }
+    return this.decide(id, action, input.answer, input.answered_by);
+  }
+
+  private async decide(id: string, action: 'answer' | 'dismiss', answer: string | undefined, answeredBy: string | undefined): Promise<HitlView> {
     const next: HitlStatus = action === 'answer' ? 'answered' : 'dismissed';
     const request = await this.db.transaction(async (m) => {
       const result = await m.update(
         HitlRequest,
         { id, status: 'pending' },
-        { status: next, answer: input.answer ?? null, answered_by: input.answered_by ?? this.config.humanId ?? 'human', answered_at: this.clock.now() },
+        { status: next, answer: answer ?? null, answered_by: answeredBy ?? this.config.humanId ?? 'human', answered_at: this.clock.now() },
       );
       const row = await this.require(m, id);
       if (!result.affected) throw HitlError.notPending(id, row.status);

@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum HookErrorCode {
   ProjectNotNamed = 'HOOK_PROJECT_NOT_NAMED',
@@ -7,7 +8,14 @@ export enum HookErrorCode {
   WrongEvent = 'HOOK_WRONG_EVENT',
 }
 
-export class HookError extends DomainError<HookErrorCode> {
+const STATUS: StatusTable<HookErrorCode> = {
+  [HookErrorCode.ProjectNotNamed]: HttpStatus.BAD_REQUEST,
+  [HookErrorCode.SessionNotNamed]: HttpStatus.BAD_REQUEST,
+  [HookErrorCode.UnknownAssistantSession]: HttpStatus.NOT_FOUND,
+  [HookErrorCode.WrongEvent]: HttpStatus.BAD_REQUEST,
+};
+
+export class HookError extends DomainErrorOf(STATUS) {
   static projectNotNamed() {
     return new HookError(HookErrorCode.ProjectNotNamed, 'the hook names no project: add ?project=<name> or ?project_id=<id> to the hook URL, or send the hook input with cwd');
   }
@@ -25,20 +33,5 @@ export class HookError extends DomainError<HookErrorCode> {
 
   static wrongEvent(route: string, event: string, expected: string[]) {
     return new HookError(HookErrorCode.WrongEvent, `${route} takes ${expected.join(' or ')} hook input, not ${event}`);
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case HookErrorCode.ProjectNotNamed:
-        return 400;
-      case HookErrorCode.SessionNotNamed:
-        return 400;
-      case HookErrorCode.UnknownAssistantSession:
-        return 404;
-      case HookErrorCode.WrongEvent:
-        return 400;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

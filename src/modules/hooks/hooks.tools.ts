@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '../../mcp/mcp-tool.decorator';
+import { READ_ONLY } from '../../mcp/tool-annotations';
 import { HookDiagnosticsQueryDto } from './dto/hook-diagnostics-query.dto';
 import { HookDiagnosticsService } from './hook-diagnostics.service';
 
@@ -9,6 +10,7 @@ export class HooksTools {
 
   @McpTool({
     name: 'get_hook_diagnostics',
+    annotations: READ_ONLY,
     description: "Whether the assistant's SessionStart and Stop hooks reach Baton, and what they last did (optionally for one project).",
     input: HookDiagnosticsQueryDto,
   })

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { bindParams, Dialect, sqlTimestamp } from '../../../libs/tenancy';
 import { ReaderKind } from './message-cursor.entity';
+import { RecipientKind } from './message.entity';
 import { MessageRow } from './message.view';
 
 export interface Reader {
@@ -8,6 +9,23 @@ export interface Reader {
   /** Session id or agent name. */
   name: string;
 }
+
+const COLUMNS = 'id, project_id, seq, sender, sender_session_id, recipient_kind, recipient, body, idempotency_key, created_at';
+const prefixed = (table: string) =>
+  COLUMNS.split(', ')
+    .map((c) => `${table}.${c}`)
+    .join(', ');
+
+/** What one reader has waiting. */
+export interface PendingOf {
+  rows: MessageRow[];
+  ackedSeq: number;
+  /** The project's last seq, read in the same statement. */
+  lastSeq: number;
+}
+
+/** One key per reader. */
+export const readerKey = (reader: Reader) => `${reader.kind}:${reader.name}`;
 
 /**
  * The SQL of messages, written once for both dialects. Kept apart from the
@@ -77,22 +95,125 @@ export class MessageStore {
    * The reader's unacknowledged messages in order, one statement: those
    * addressed to it, and project-wide ones sent after it started reading.
    */
-  async pending(m: EntityManager, projectId: string, reader: Reader, limit: number): Promise<{ rows: MessageRow[]; ackedSeq: number }> {
-    const rows: (Omit<MessageRow, 'id'> & { id: string | null; acked_seq: string | number })[] = await this.query(
+  async pending(m: EntityManager, projectId: string, reader: Reader, limit: number): Promise<{ rows: MessageRow[]; ackedSeq: number; lastSeq: number }> {
+    const rows: (Omit<MessageRow, 'id'> & { id: string | null; acked_seq: string | number; last_seq: string | number | null })[] = await this.query(
       m,
-      `SELECT c.acked_seq, msg.id, msg.project_id, msg.seq, msg.sender, msg.sender_session_id, msg.recipient_kind, msg.recipient, msg.body, msg.idempotency_key, msg.created_at
-         FROM message_cursors c
-         LEFT JOIN messages msg ON msg.project_id = c.project_id AND msg.seq > c.acked_seq
-              AND ((msg.recipient_kind = $2 AND msg.recipient = $3)
-                   OR (msg.recipient_kind = 'project' AND msg.seq > c.start_seq
-                       -- a broadcast does not come back to the session that sent it
-                       AND NOT ($2 = 'session' AND msg.sender_session_id IS NOT NULL AND CAST(msg.sender_session_id AS text) = $3)))
-        WHERE c.project_id = $1 AND c.reader_kind = $2 AND c.reader = $3
+      // Two index range scans (messages_recipient_ix), each from where this reader stands, rather than
+      // one scan of every message after the acknowledged one: a reader that never acknowledged
+      // would otherwise read the whole project each time.
+      `WITH c AS (SELECT acked_seq, start_seq FROM message_cursors WHERE project_id = $1 AND reader_kind = $2 AND reader = $3)
+       SELECT c.acked_seq, (SELECT s.last_seq FROM message_sequences s WHERE s.project_id = $1) AS last_seq,
+              msg.id, msg.project_id, msg.seq, msg.sender, msg.sender_session_id, msg.recipient_kind, msg.recipient, msg.body, msg.idempotency_key, msg.created_at
+         FROM c
+         LEFT JOIN (
+           SELECT * FROM (
+             SELECT ${COLUMNS} FROM messages
+              WHERE project_id = $1 AND recipient_kind = $2 AND recipient = $3 AND seq > (SELECT acked_seq FROM c)
+              ORDER BY seq LIMIT $4) own
+           UNION ALL
+           SELECT * FROM (
+             SELECT ${COLUMNS} FROM messages
+              WHERE project_id = $1 AND recipient_kind = 'project' AND recipient IS NULL
+                AND seq > (SELECT CASE WHEN acked_seq > start_seq THEN acked_seq ELSE start_seq END FROM c)
+                -- a broadcast does not come back to the session that sent it
+                AND NOT ($2 = 'session' AND sender_session_id IS NOT NULL AND CAST(sender_session_id AS text) = $3)
+              ORDER BY seq LIMIT $4) everyone
+         ) msg ON 1 = 1
         ORDER BY msg.seq
         LIMIT $4`,
       [projectId, reader.kind, reader.name, limit],
     );
-    return { rows: rows.filter((r): r is MessageRow & { acked_seq: string | number } => r.id !== null), ackedSeq: Number(rows[0]?.acked_seq ?? 0) };
+    return {
+      rows: rows.filter((r): r is MessageRow & { acked_seq: string | number; last_seq: string | number | null } => r.id !== null),
+      ackedSeq: Number(rows[0]?.acked_seq ?? 0),
+      // Read in the same statement as the messages: everything up to it is in `rows` or not for this reader.
+      lastSeq: Number(rows[0]?.last_seq ?? 0),
+    };
+  }
+
+  /**
+   * `pending` for many readers of one project in one statement (readers woken together by one
+   * broadcast read once, not once each): per reader its unacknowledged messages in order, at
+   * most `limit`, its acknowledged seq and the project's last seq. A reader without a cursor is
+   * missing from the answer.
+   */
+  async pendingMany(m: EntityManager, projectId: string, readers: Reader[], limit: number): Promise<Map<string, PendingOf>> {
+    const params: unknown[] = [projectId, limit];
+    const listOf = (kind: ReaderKind) => {
+      const names = readers.filter((r) => r.kind === kind).map((r) => r.name);
+      if (names.length === 0) return 'NULL';
+      return names.map((name) => `$${params.push(name)}`).join(', ');
+    };
+    const sessions = listOf('session');
+    const agents = listOf('agent');
+    const rows: (Omit<MessageRow, 'id'> & { r_kind: ReaderKind; r_name: string; id: string | null; acked_seq: string | number; last_seq: string | number | null })[] =
+      await this.query(
+        m,
+        // Per reader the same two index range scans as `pending`, numbered by seq so each keeps `limit`.
+        `WITH c AS (SELECT reader_kind, reader, acked_seq, start_seq FROM message_cursors
+                     WHERE project_id = $1 AND ((reader_kind = 'session' AND reader IN (${sessions})) OR (reader_kind = 'agent' AND reader IN (${agents})))),
+              mine AS (
+                SELECT c.reader_kind AS r_kind, c.reader AS r_name, ${prefixed('msg')} FROM c
+                  JOIN messages msg ON msg.project_id = $1 AND msg.recipient_kind = c.reader_kind AND msg.recipient = c.reader AND msg.seq > c.acked_seq
+                UNION ALL
+                SELECT c.reader_kind, c.reader, ${prefixed('msg')} FROM c
+                  JOIN messages msg ON msg.project_id = $1 AND msg.recipient_kind = 'project' AND msg.recipient IS NULL
+                   AND msg.seq > CASE WHEN c.acked_seq > c.start_seq THEN c.acked_seq ELSE c.start_seq END
+                   -- a broadcast does not come back to the session that sent it
+                   AND NOT (c.reader_kind = 'session' AND msg.sender_session_id IS NOT NULL AND CAST(msg.sender_session_id AS text) = c.reader)),
+              numbered AS (SELECT mine.*, ROW_NUMBER() OVER (PARTITION BY r_kind, r_name ORDER BY seq) AS rn FROM mine)
+         SELECT c.reader_kind AS r_kind, c.reader AS r_name, c.acked_seq, (SELECT s.last_seq FROM message_sequences s WHERE s.project_id = $1) AS last_seq,
+                n.id, n.project_id, n.seq, n.sender, n.sender_session_id, n.recipient_kind, n.recipient, n.body, n.idempotency_key, n.created_at
+           FROM c LEFT JOIN numbered n ON n.r_kind = c.reader_kind AND n.r_name = c.reader AND n.rn <= $2
+          ORDER BY c.reader_kind, c.reader, n.seq`,
+        params,
+      );
+    const answer = new Map<string, PendingOf>();
+    for (const row of rows) {
+      const key = readerKey({ kind: row.r_kind, name: row.r_name });
+      let entry = answer.get(key);
+      if (!entry) {
+        entry = { rows: [], ackedSeq: Number(row.acked_seq), lastSeq: Number(row.last_seq ?? 0) };
+        answer.set(key, entry);
+      }
+      if (row.id !== null) {
+        const { r_kind: _k, r_name: _n, acked_seq: _a, last_seq: _l, ...message } = row as typeof row & { rn?: unknown };
+        entry.rows.push(message as MessageRow);
+      }
+    }
+    return answer;
+  }
+
+  /**
+   * The project's last seq, and the recipients of its messages after `since` up to it, in order,
+   * at most `limit` (one statement each; the last seq first, so every message up to it is
+   * committed and listed). What the shared read of a project's waiters needs.
+   */
+  async changesSince(
+    m: EntityManager,
+    projectId: string,
+    since: number,
+    limit: number,
+  ): Promise<{ lastSeq: number; rows: { seq: number; kind: RecipientKind; recipient: string | null }[] }> {
+    const lastSeq = await this.lastSeq(m, projectId);
+    if (lastSeq <= since) return { lastSeq, rows: [] };
+    const rows: { seq: string | number; recipient_kind: RecipientKind; recipient: string | null }[] = await this.query(
+      m,
+      'SELECT seq, recipient_kind, recipient FROM messages WHERE project_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4',
+      [projectId, since, lastSeq, limit],
+    );
+    return { lastSeq, rows: rows.map((r) => ({ seq: Number(r.seq), kind: r.recipient_kind, recipient: r.recipient })) };
+  }
+
+  /** The project's messages, newest first, those before `beforeSeq` when given (older pages). */
+  async recent(m: EntityManager, projectId: string, limit: number, beforeSeq?: number): Promise<MessageRow[]> {
+    return this.query(
+      m,
+      `SELECT id, project_id, seq, sender, sender_session_id, recipient_kind, recipient, body, idempotency_key, created_at
+         FROM messages WHERE project_id = $1 ${beforeSeq === undefined ? '' : 'AND seq < $3'}
+        ORDER BY seq DESC LIMIT $2`,
+      beforeSeq === undefined ? [projectId, limit] : [projectId, limit, beforeSeq],
+    );
   }
 
   private query<T>(m: EntityManager, sql: string, params: unknown[]): Promise<T> {

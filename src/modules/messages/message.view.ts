@@ -17,6 +17,13 @@ export interface MessageView {
   created_at: string;
 }
 
+/** A page of a project's messages, newest first (GET /projects/{id}/messages). */
+export interface MessagePage {
+  messages: MessageView[];
+  /** Pass as `before_seq` for the next (older) page; null on the last page. */
+  next_before_seq: number | null;
+}
+
 export interface MessageRow {
   id: string;
   project_id: string;

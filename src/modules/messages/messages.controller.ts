@@ -1,10 +1,12 @@
-import { Body, Controller, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
 import { AckMessagesDto } from './dto/ack-messages.dto';
 import { ReceiveMessagesDto } from './dto/receive-messages.dto';
 import { SendMessageDto } from './dto/send-message.dto';
+import { MessagePage } from './message.view';
 import { MessagesService, ReceiveResult, SendResult } from './messages.service';
+import { ListMessagesQueryDto } from './dto/list-messages-query.dto';
 
 @Controller('projects/:project_id/messages')
 export class MessagesController {
@@ -16,6 +18,12 @@ export class MessagesController {
     const result = await this.messages.send(params.project_id, body);
     if (result.duplicate) res.status(200);
     return result;
+  }
+
+  /** The project's messages, newest first, for a person (no reader, no cursor moves). */
+  @Get()
+  list(@Param() params: ProjectIdDto, @Query() query: ListMessagesQueryDto): Promise<MessagePage> {
+    return this.messages.list(params.project_id, query);
   }
 
   @Post('receive')

@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum MessageErrorCode {
   SessionNotFound = 'SESSION_NOT_FOUND',
@@ -6,9 +7,13 @@ export enum MessageErrorCode {
   IdempotencyConflict = 'IDEMPOTENCY_CONFLICT',
 }
 
-export class MessageError extends DomainError<MessageErrorCode> {
-  private existing?: string;
+const STATUS: StatusTable<MessageErrorCode> = {
+  [MessageErrorCode.SessionNotFound]: HttpStatus.NOT_FOUND,
+  [MessageErrorCode.RecipientClosed]: HttpStatus.CONFLICT,
+  [MessageErrorCode.IdempotencyConflict]: HttpStatus.CONFLICT,
+};
 
+export class MessageError extends DomainErrorOf(STATUS) {
   static sessionNotFound(sessionId: string, projectId: string) {
     return new MessageError(MessageErrorCode.SessionNotFound, `session not found in project ${projectId}: ${sessionId}`);
   }
@@ -18,28 +23,10 @@ export class MessageError extends DomainError<MessageErrorCode> {
   }
 
   static idempotencyConflict(key: string, existingId: string) {
-    const error = new MessageError(
+    return new MessageError(
       MessageErrorCode.IdempotencyConflict,
       `idempotency_key ${key} was already used for a different message (${existingId}); use a new key for a new message`,
+      existingId ? { existing_message_id: existingId } : undefined,
     );
-    error.existing = existingId;
-    return error;
-  }
-
-  override get extra() {
-    return this.existing ? { existing_message_id: this.existing } : undefined;
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case MessageErrorCode.SessionNotFound:
-        return 404;
-      case MessageErrorCode.RecipientClosed:
-        return 409;
-      case MessageErrorCode.IdempotencyConflict:
-        return 409;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

@@ -1,21 +1,25 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { ProbeResult } from '../../../libs/pubsub';
+import { currentTenant, runWithTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { RequestError } from '../../common/errors/request-error';
+import { SessionNotifiedEvent } from '../../common/events/domain-event-map';
+import { DomainEvents } from '../../common/events/domain-events';
 import { requireProject } from '../projects/require-project.util';
 import { PushService } from '../push/push.service';
 import { Session } from '../sessions/session.entity';
 import { SessionError } from '../sessions/sessions.errors';
+import { ListMessagesQueryDto } from './dto/list-messages-query.dto';
 import { ReaderDto } from './dto/reader.dto';
 import { ReceiveMessagesDto } from './dto/receive-messages.dto';
 import { SendMessageDto } from './dto/send-message.dto';
 import { Message, RecipientKind } from './message.entity';
-import { MessageView, toMessageView } from './message.view';
+import { MessagePage, MessageView, toMessageView } from './message.view';
 import { MessageError } from './messages.errors';
-import { MessageStore, Reader } from './message-store';
+import { MessageStore, PendingOf, Reader, readerKey } from './message-store';
 
 export interface SendResult extends MessageView {
   /** true when the idempotency key had already stored this message: nothing new was stored. */
@@ -29,6 +33,10 @@ export interface ReceiveResult {
 }
 
 const DEFAULT_LIMIT = 50;
+/** Messages one shared read lists before it wakes every waiting reader instead. */
+const CHANGES_LISTED = 1000;
+/** Readers one statement of a batched read answers for. */
+const READERS_PER_STATEMENT = 500;
 
 /** Topic that wakes one reader's waits. */
 export const readerTopic = (projectId: string, reader: Reader) => `msg:${projectId}:${reader.kind === 'session' ? 's' : 'a'}:${reader.name}`;
@@ -43,15 +51,41 @@ export const projectTopic = (projectId: string) => `msg:${projectId}:*`;
  * reader acknowledges it (cumulatively, by seq), and never after.
  */
 @Injectable()
-export class MessagesService {
+export class MessagesService implements OnModuleInit {
   private readonly store: MessageStore;
+  /** Pending reads waiting for the next turn of the event loop, per tenant, project and limit. */
+  private readonly batches = new Map<string, PendingBatch>();
+  private readonly logger = new Logger('messages');
 
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
     private readonly push: PushService,
+    private readonly domainEvents: DomainEvents,
   ) {
     this.store = new MessageStore(db.dialect);
+  }
+
+  onModuleInit() {
+    this.domainEvents.on('session.notified', (event) => this.sendNotice(event));
+  }
+
+  /**
+   * A session lost a lock or a claim: a message from Baton to that session alone, so a session
+   * waiting in receive_messages wakes.
+   */
+  private async sendNotice(event: SessionNotifiedEvent): Promise<void> {
+    const { notice } = event;
+    try {
+      await this.send(event.project_id, {
+        to_session_id: event.session_id,
+        from: 'baton',
+        body: `[${notice.kind}] ${notice.detail}`,
+      });
+    } catch (error) {
+      // The session closed meanwhile: nobody is left to wake.
+      this.logger.warn({ msg: 'notice message not sent', session_id: event.session_id, kind: notice.kind, error: (error as Error).message });
+    }
   }
 
   async send(projectId: string, input: SendMessageDto): Promise<SendResult> {
@@ -88,16 +122,91 @@ export class MessagesService {
       await this.prepareReader(m, projectId, reader);
       if (input.ack_through !== undefined) await this.ackIn(m, projectId, reader, input.ack_through);
     });
-    return this.push.waitFor(
+    const result = await this.push.waitFor(
       currentTenant().tenantId,
       [readerTopic(projectId, reader), projectTopic(projectId)],
       this.push.waitMs(input.wait_seconds),
       async () => {
-        const { rows, ackedSeq } = await this.db.read((m) => this.store.pending(m, projectId, reader, limit));
-        return { messages: rows.map(toMessageView), acked_through: ackedSeq };
+        const { rows, ackedSeq, lastSeq } = await this.pendingOf(projectId, reader, limit);
+        return { messages: rows.map(toMessageView), acked_through: ackedSeq, lastSeq };
       },
       (r) => r.messages.length > 0,
+      { scope: `msg:${projectId}`, probe: (since) => this.changesSince(projectId, since), version: (r) => r.lastSeq },
     );
+    return { messages: result.messages, acked_through: result.acked_through };
+  }
+
+  /**
+   * A reader's pending messages. Reads of one project asked for in the same turn of the event
+   * loop (the receivers one broadcast woke) go out as one statement, answered per reader.
+   */
+  private pendingOf(projectId: string, reader: Reader, limit: number): Promise<PendingOf> {
+    const tenant = currentTenant();
+    const key = `${tenant.tenantId}|${projectId}|${limit}`;
+    let batch = this.batches.get(key);
+    if (!batch) {
+      const fresh: PendingBatch = { readers: new Map() };
+      batch = fresh;
+      this.batches.set(key, fresh);
+      setImmediate(() => {
+        this.batches.delete(key);
+        void runWithTenant(tenant, () => this.readBatch(projectId, limit, fresh));
+      });
+    }
+    const rKey = readerKey(reader);
+    let entry = batch.readers.get(rKey);
+    if (!entry) {
+      entry = { reader, waiting: [] };
+      batch.readers.set(rKey, entry);
+    }
+    const waiting = entry.waiting;
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  }
+
+  private async readBatch(projectId: string, limit: number, batch: PendingBatch): Promise<void> {
+    const entries = [...batch.readers.values()];
+    try {
+      if (entries.length === 1) {
+        const one = await this.db.read((m) => this.store.pending(m, projectId, entries[0].reader, limit));
+        for (const w of entries[0].waiting) w.resolve(one);
+        return;
+      }
+      const answers = new Map<string, PendingOf>();
+      await this.db.read(async (m) => {
+        for (let i = 0; i < entries.length; i += READERS_PER_STATEMENT) {
+          const part = await this.store.pendingMany(
+            m,
+            projectId,
+            entries.slice(i, i + READERS_PER_STATEMENT).map((e) => e.reader),
+            limit,
+          );
+          for (const [k, v] of part) answers.set(k, v);
+        }
+      });
+      for (const e of entries) {
+        // A reader without a cursor has nothing yet (as `pending` answers).
+        const answer = answers.get(readerKey(e.reader)) ?? { rows: [], ackedSeq: 0, lastSeq: 0 };
+        for (const w of e.waiting) w.resolve(answer);
+      }
+    } catch (error) {
+      for (const e of entries) for (const w of e.waiting) w.reject(error);
+    }
+  }
+
+  /**
+   * The shared read of a project's waiting readers: the topics of the messages after `since`
+   * (each reader's own and the project's), with the seq of the latest of each. Past
+   * CHANGES_LISTED messages it answers `all`: every reader that has not seen the last one reads.
+   */
+  private async changesSince(projectId: string, since: number): Promise<ProbeResult> {
+    const { lastSeq, rows } = await this.db.read((m) => this.store.changesSince(m, projectId, since, CHANGES_LISTED));
+    if (rows.length >= CHANGES_LISTED) return { version: lastSeq, changed: 'all' };
+    const changed = new Map<string, number>();
+    for (const row of rows) {
+      const topic = row.kind === 'project' ? projectTopic(projectId) : readerTopic(projectId, { kind: row.kind, name: row.recipient as string });
+      changed.set(topic, row.seq);
+    }
+    return { version: lastSeq, changed };
   }
 
   /** Acknowledges every message of the reader up to `through` (at most the project's last seq). */
@@ -108,6 +217,17 @@ export class MessagesService {
       return this.ackIn(m, projectId, reader, input.ack_through);
     });
     return { acked_through: acked };
+  }
+
+  /** Every message of the project, newest first, without moving any reader's cursor (what a person reads on the dashboard). */
+  async list(projectId: string, query: ListMessagesQueryDto): Promise<MessagePage> {
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const rows = await this.db.read(async (m) => {
+      await requireProject(m, projectId);
+      return this.store.recent(m, projectId, limit + 1, query.before_seq);
+    });
+    const messages = rows.slice(0, limit).map(toMessageView);
+    return { messages, next_before_seq: rows.length > limit ? messages[messages.length - 1].seq : null };
   }
 
   private async sendIn(m: EntityManager, projectId: string, input: SendMessageDto, target: Target): Promise<SendResult> {
@@ -158,6 +278,10 @@ export class MessagesService {
     const last = await this.store.lastSeq(m, projectId);
     return this.store.ack(m, projectId, reader, Math.min(through, last), this.clock.now());
   }
+}
+
+interface PendingBatch {
+  readers: Map<string, { reader: Reader; waiting: { resolve: (value: PendingOf) => void; reject: (error: unknown) => void }[] }>;
 }
 
 interface Target {

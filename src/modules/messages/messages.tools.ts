@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { McpTool } from '../../mcp/mcp-tool.decorator';
-import { AckMessagesToolDto } from './dto/ack-messages-tool.dto';
-import { ReceiveMessagesToolDto } from './dto/receive-messages-tool.dto';
-import { SendMessageToolDto } from './dto/send-message-tool.dto';
+import { ADDITIVE, IDEMPOTENT_UPDATE } from '../../mcp/tool-annotations';
+import { output } from '../../mcp/tool-schema';
+import { ProjectIdDto } from '../projects/dto/project-id.dto';
+import { AckMessagesDto } from './dto/ack-messages.dto';
+import { ReceiveMessagesDto } from './dto/receive-messages.dto';
+import { SendMessageDto } from './dto/send-message.dto';
 import { MessagesService } from './messages.service';
 
 @Injectable()
@@ -11,26 +14,36 @@ export class MessagesTools {
 
   @McpTool({
     name: 'send_message',
-    description:
-      'Send a message to a session (to_session_id), a named agent (to_agent) or the whole project (broadcast: true). Pass your session_id: receivers see it as from_session_id to reply to, and your own broadcasts do not come back to you. Durable; an idempotency_key makes a retried send store one message.',
-    input: SendMessageToolDto,
+    annotations: ADDITIVE,
+    outputSchema: output({ id: 'string', seq: 'integer' }),
+    description: 'Message a session, an agent or the whole project.',
+    params: ProjectIdDto,
+    body: SendMessageDto,
   })
-  send(input: SendMessageToolDto) {
-    return this.messages.send(input.project_id, input);
+  send(params: ProjectIdDto, body: SendMessageDto) {
+    return this.messages.send(params.project_id, body);
   }
 
   @McpTool({
     name: 'receive_messages',
-    description:
-      'Receive the unacknowledged messages of a session (session_id) or a named agent (agent), oldest first. Pass ack_through = the last seq you handled to acknowledge (acknowledged messages never come again; others come back until acknowledged). wait_seconds waits for a message (capped, 50 s by default).',
-    input: ReceiveMessagesToolDto,
+    annotations: IDEMPOTENT_UPDATE,
+    outputSchema: output({ messages: 'array' }),
+    description: 'Unacknowledged messages, oldest first; ack_through acks.',
+    params: ProjectIdDto,
+    body: ReceiveMessagesDto,
   })
-  receive(input: ReceiveMessagesToolDto) {
-    return this.messages.receive(input.project_id, input);
+  receive(params: ProjectIdDto, body: ReceiveMessagesDto) {
+    return this.messages.receive(params.project_id, body);
   }
 
-  @McpTool({ name: 'ack_messages', description: 'Acknowledge every message of a session or named agent up to ack_through (a seq).', input: AckMessagesToolDto })
-  ack(input: AckMessagesToolDto) {
-    return this.messages.ack(input.project_id, input);
+  @McpTool({
+    name: 'ack_messages',
+    annotations: IDEMPOTENT_UPDATE,
+    description: 'Acknowledge every message of a session or named agent up to ack_through (a seq).',
+    params: ProjectIdDto,
+    body: AckMessagesDto,
+  })
+  ack(params: ProjectIdDto, body: AckMessagesDto) {
+    return this.messages.ack(params.project_id, body);
   }
 }

@@ -24,4 +24,8 @@ export class DecisionLogEntry {
 
   @TimestampColumn()
   created_at!: Date;
+
+  /** Set when consolidation found this entry a duplicate of a later-kept one. */
+  @IdColumn({ nullable: true })
+  superseded_by_id!: string | null;
 }

@@ -8,6 +8,8 @@ export interface DecisionLogEntryView {
   human_id: string | null;
   session_id: string | null;
   created_at: string;
+  /** The entry this one was consolidated into, or null. */
+  superseded_by_id: string | null;
 }
 
 export function toDecisionLogEntryView(entry: DecisionLogEntry): DecisionLogEntryView {

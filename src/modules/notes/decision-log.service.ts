@@ -8,6 +8,7 @@ import { requireSessionOf } from '../tasks/session-of-project.util';
 import { DecisionLogEntry } from './decision-log-entry.entity';
 import { DecisionLogEntryView, toDecisionLogEntryView } from './decision-log-entry.view';
 import { LogDecisionDto } from './dto/log-decision.dto';
+import { KnowledgeEvents } from './knowledge-events.service';
 
 /** The decision log of a project: append-only, newest first. */
 @Injectable()
@@ -15,24 +16,30 @@ export class DecisionLogService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly knowledge: KnowledgeEvents,
   ) {}
 
   async append(projectId: string, input: LogDecisionDto): Promise<DecisionLogEntryView> {
-    return this.db.transaction(async (m) => {
-      await requireProject(m, projectId);
-      if (input.session_id) await requireSessionOf(m, input.session_id, projectId);
-      const entry: DecisionLogEntry = {
-        id: randomUUID(),
-        project_id: projectId,
-        title: input.title,
-        body: input.body ?? '',
-        human_id: input.human_id ?? null,
-        session_id: input.session_id ?? null,
-        created_at: this.clock.now(),
-      };
-      await m.insert(DecisionLogEntry, entry);
-      return toDecisionLogEntryView(entry);
-    });
+    return this.knowledge.after(
+      projectId,
+      'decision_log',
+      this.db.transaction(async (m) => {
+        await requireProject(m, projectId);
+        if (input.session_id) await requireSessionOf(m, input.session_id, projectId);
+        const entry: DecisionLogEntry = {
+          id: randomUUID(),
+          project_id: projectId,
+          title: input.title,
+          body: input.body ?? '',
+          human_id: input.human_id ?? null,
+          session_id: input.session_id ?? null,
+          created_at: this.clock.now(),
+          superseded_by_id: null,
+        };
+        await m.insert(DecisionLogEntry, entry);
+        return toDecisionLogEntryView(entry);
+      }),
+    );
   }
 
   async list(projectId: string, page: PageQueryDto): Promise<DecisionLogEntryView[]> {

@@ -8,6 +8,7 @@ import { CreateInsightDto } from './dto/create-insight.dto';
 import { ListInsightsQueryDto } from './dto/list-insights-query.dto';
 import { Insight } from './insight.entity';
 import { InsightView, toInsightView } from './insight.view';
+import { KnowledgeEvents } from './knowledge-events.service';
 
 /** Insights of a project, each with a horizon (permanent, year, quarter; default quarter). */
 @Injectable()
@@ -15,6 +16,7 @@ export class InsightsService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly knowledge: KnowledgeEvents,
   ) {}
 
   async list(projectId: string, query: ListInsightsQueryDto): Promise<InsightView[]> {
@@ -31,18 +33,22 @@ export class InsightsService {
   }
 
   async create(projectId: string, input: CreateInsightDto): Promise<InsightView> {
-    return this.db.transaction(async (m) => {
-      await requireProject(m, projectId);
-      const insight: Insight = {
-        id: randomUUID(),
-        project_id: projectId,
-        title: input.title,
-        body: input.body ?? '',
-        horizon: input.horizon ?? 'quarter',
-        created_at: this.clock.now(),
-      };
-      await m.insert(Insight, insight);
-      return toInsightView(insight);
-    });
+    return this.knowledge.after(
+      projectId,
+      'insights',
+      this.db.transaction(async (m) => {
+        await requireProject(m, projectId);
+        const insight: Insight = {
+          id: randomUUID(),
+          project_id: projectId,
+          title: input.title,
+          body: input.body ?? '',
+          horizon: input.horizon ?? 'quarter',
+          created_at: this.clock.now(),
+        };
+        await m.insert(Insight, insight);
+        return toInsightView(insight);
+      }),
+    );
   }
 }

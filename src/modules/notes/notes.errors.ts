@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 import { PinnedDecisionStatus } from './notes.constants';
 
 export enum NoteErrorCode {
@@ -6,12 +7,24 @@ export enum NoteErrorCode {
   DecisionNotFound = 'DECISION_NOT_FOUND',
   DecisionNotActive = 'DECISION_NOT_ACTIVE',
   PinnedLimitReached = 'PINNED_LIMIT_REACHED',
+  ConsolidationNotConfigured = 'CONSOLIDATION_NOT_CONFIGURED',
+  ConsolidationFailed = 'CONSOLIDATION_FAILED',
+  ConsolidationStale = 'CONSOLIDATION_STALE',
 }
 
-/** Refusals of project notes, insights, the decision log, the devlog and pinned decisions. */
-export class NoteError extends DomainError<NoteErrorCode> {
-  private fields?: Record<string, unknown>;
+const STATUS: StatusTable<NoteErrorCode> = {
+  [NoteErrorCode.NoteNotFound]: HttpStatus.NOT_FOUND,
+  [NoteErrorCode.DecisionNotFound]: HttpStatus.NOT_FOUND,
+  [NoteErrorCode.DecisionNotActive]: HttpStatus.CONFLICT,
+  [NoteErrorCode.PinnedLimitReached]: HttpStatus.CONFLICT,
+  // A 4xx: the request is sound, this installation lacks what it needs (and Baton answers no 5xx to a sound request).
+  [NoteErrorCode.ConsolidationNotConfigured]: HttpStatus.CONFLICT,
+  [NoteErrorCode.ConsolidationFailed]: HttpStatus.BAD_GATEWAY,
+  [NoteErrorCode.ConsolidationStale]: HttpStatus.CONFLICT,
+};
 
+/** Refusals of project notes, insights, the decision log, the devlog and pinned decisions. */
+export class NoteError extends DomainErrorOf(STATUS) {
   static noteNotFound(id: string) {
     return new NoteError(NoteErrorCode.NoteNotFound, `note not found: ${id}`);
   }
@@ -21,9 +34,7 @@ export class NoteError extends DomainError<NoteErrorCode> {
   }
 
   static decisionNotActive(id: string, status: PinnedDecisionStatus) {
-    const error = new NoteError(NoteErrorCode.DecisionNotActive, `pinned decision ${id} is ${status}: only an active decision can be edited or superseded`);
-    error.fields = { status };
-    return error;
+    return new NoteError(NoteErrorCode.DecisionNotActive, `pinned decision ${id} is ${status}: only an active decision can be edited or superseded`, { status });
   }
 
   static pinnedLimitReached(limit: number, oldestId: string | null, asked?: number) {
@@ -31,25 +42,21 @@ export class NoteError extends DomainError<NoteErrorCode> {
       asked === undefined
         ? `the project already has ${limit} active pinned decisions (max_pinned_decisions): archive one (POST .../decisions-pinned/archive-oldest), supersede one, or raise the setting`
         : `${asked} decisions are more than max_pinned_decisions (${limit})`;
-    const error = new NoteError(NoteErrorCode.PinnedLimitReached, detail);
-    error.fields = { max_pinned_decisions: limit, oldest_active_id: oldestId };
-    return error;
+    return new NoteError(NoteErrorCode.PinnedLimitReached, detail, { max_pinned_decisions: limit, oldest_active_id: oldestId });
   }
 
-  override get extra() {
-    return this.fields;
+  static consolidationNotConfigured() {
+    return new NoteError(
+      NoteErrorCode.ConsolidationNotConfigured,
+      'decision consolidation is not configured: it needs a model provider (set SERVICE_LLM_URL, and SERVICE_LLM_API_KEY if it asks for one)',
+    );
   }
 
-  get httpStatus(): number {
-    switch (this.code) {
-      case NoteErrorCode.NoteNotFound:
-      case NoteErrorCode.DecisionNotFound:
-        return 404;
-      case NoteErrorCode.DecisionNotActive:
-      case NoteErrorCode.PinnedLimitReached:
-        return 409;
-      default:
-        return assertUnreachable(this.code);
-    }
+  static consolidationFailed(why: string) {
+    return new NoteError(NoteErrorCode.ConsolidationFailed, `decision consolidation failed, nothing was changed: ${why}`);
+  }
+
+  static consolidationStale() {
+    return new NoteError(NoteErrorCode.ConsolidationStale, 'the decision log changed while the model was working (another consolidation?): nothing was changed, try again');
   }
 }

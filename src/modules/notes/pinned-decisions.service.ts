@@ -12,6 +12,7 @@ import { UpdatePinnedDecisionDto } from './dto/update-pinned-decision.dto';
 import { PinnedDecision } from './pinned-decision.entity';
 import { PinnedDecisionView, toPinnedDecisionView } from './pinned-decision.view';
 import { NoteError } from './notes.errors';
+import { KnowledgeEvents } from './knowledge-events.service';
 
 const NEWEST_FIRST = { created_at: 'DESC', id: 'DESC' } as const;
 
@@ -24,6 +25,7 @@ const NEWEST_FIRST = { created_at: 'DESC', id: 'DESC' } as const;
 @Injectable()
 export class PinnedDecisionsService {
   constructor(
+    private readonly knowledge: KnowledgeEvents,
     private readonly db: TenantDb,
     private readonly clock: Clock,
     private readonly settings: ProjectSettingsService,
@@ -39,11 +41,15 @@ export class PinnedDecisionsService {
   }
 
   async pin(projectId: string, input: PinDecisionDto): Promise<PinnedDecisionView> {
-    return this.db.transaction(async (m) => {
-      await lockProject(m, projectId);
-      await this.assertRoomFor(m, projectId, 1);
-      return toPinnedDecisionView(await this.insert(m, projectId, input, this.clock.now()));
-    });
+    return this.knowledge.after(
+      projectId,
+      'pinned_decisions',
+      this.db.transaction(async (m) => {
+        await lockProject(m, projectId);
+        await this.assertRoomFor(m, projectId, 1);
+        return toPinnedDecisionView(await this.insert(m, projectId, input, this.clock.now()));
+      }),
+    );
   }
 
   /** Edits in place, archives/re-activates, or supersedes (new_title/new_body). */
@@ -52,51 +58,63 @@ export class PinnedDecisionsService {
     const edit = input.title !== undefined || input.body !== undefined || input.status !== undefined;
     if (supersede && edit) throw RequestError.invalidInput('either edit (title, body, status) or supersede (new_title, new_body), not both');
     if (!supersede && !edit) throw RequestError.invalidInput('give title, body or status to edit, or new_title/new_body to supersede');
-    return this.db.transaction(async (m) => {
-      await lockProject(m, projectId);
-      const decision = await this.require(m, projectId, decisionId);
-      const now = this.clock.now();
-      if (supersede) return toPinnedDecisionView(await this.supersede(m, decision, input, now));
-      if (decision.status === 'superseded') throw NoteError.decisionNotActive(decision.id, decision.status);
-      if (decision.status === 'archived' && (input.title !== undefined || input.body !== undefined) && input.status !== 'active') {
-        throw NoteError.decisionNotActive(decision.id, decision.status);
-      }
-      if (input.status === 'active' && decision.status === 'archived') {
-        await this.assertRoomFor(m, projectId, 1);
-        decision.archived_at = null;
-      }
-      if (input.status === 'archived' && decision.status === 'active') decision.archived_at = now;
-      if (input.status !== undefined) decision.status = input.status;
-      if (input.title !== undefined) decision.title = input.title;
-      if (input.body !== undefined) decision.body = input.body;
-      if (input.human_id !== undefined) decision.human_id = input.human_id;
-      decision.updated_at = now;
-      const { id: _id, project_id: _p, ...fields } = decision;
-      await m.update(PinnedDecision, { id: decision.id }, fields);
-      return toPinnedDecisionView(decision);
-    });
+    return this.knowledge.after(
+      projectId,
+      'pinned_decisions',
+      this.db.transaction(async (m) => {
+        await lockProject(m, projectId);
+        const decision = await this.require(m, projectId, decisionId);
+        const now = this.clock.now();
+        if (supersede) return toPinnedDecisionView(await this.supersede(m, decision, input, now));
+        if (decision.status === 'superseded') throw NoteError.decisionNotActive(decision.id, decision.status);
+        if (decision.status === 'archived' && (input.title !== undefined || input.body !== undefined) && input.status !== 'active') {
+          throw NoteError.decisionNotActive(decision.id, decision.status);
+        }
+        if (input.status === 'active' && decision.status === 'archived') {
+          await this.assertRoomFor(m, projectId, 1);
+          decision.archived_at = null;
+        }
+        if (input.status === 'archived' && decision.status === 'active') decision.archived_at = now;
+        if (input.status !== undefined) decision.status = input.status;
+        if (input.title !== undefined) decision.title = input.title;
+        if (input.body !== undefined) decision.body = input.body;
+        if (input.human_id !== undefined) decision.human_id = input.human_id;
+        decision.updated_at = now;
+        const { id: _id, project_id: _p, ...fields } = decision;
+        await m.update(PinnedDecision, { id: decision.id }, fields);
+        return toPinnedDecisionView(decision);
+      }),
+    );
   }
 
   async remove(projectId: string, decisionId: string): Promise<void> {
-    await this.db.transaction(async (m) => {
-      await requireProject(m, projectId);
-      const result = await m.delete(PinnedDecision, { id: decisionId, project_id: projectId });
-      if (!result.affected) throw NoteError.decisionNotFound(decisionId);
-    });
+    await this.knowledge.after(
+      projectId,
+      'pinned_decisions',
+      this.db.transaction(async (m) => {
+        await requireProject(m, projectId);
+        const result = await m.delete(PinnedDecision, { id: decisionId, project_id: projectId });
+        if (!result.affected) throw NoteError.decisionNotFound(decisionId);
+      }),
+    );
   }
 
   /** Archives the `count` oldest active decisions; answers them, oldest first (empty when none was active). */
   async archiveOldest(projectId: string, count = 1): Promise<{ archived: PinnedDecisionView[] }> {
-    return this.db.transaction(async (m) => {
-      await lockProject(m, projectId);
-      const oldest = await m.find(PinnedDecision, { where: { project_id: projectId, status: 'active' }, order: { created_at: 'ASC', id: 'ASC' }, take: count });
-      const now = this.clock.now();
-      for (const d of oldest) {
-        Object.assign(d, { status: 'archived', archived_at: now, updated_at: now });
-        await m.update(PinnedDecision, { id: d.id }, { status: 'archived', archived_at: now, updated_at: now });
-      }
-      return { archived: oldest.map(toPinnedDecisionView) };
-    });
+    return this.knowledge.after(
+      projectId,
+      'pinned_decisions',
+      this.db.transaction(async (m) => {
+        await lockProject(m, projectId);
+        const oldest = await m.find(PinnedDecision, { where: { project_id: projectId, status: 'active' }, order: { created_at: 'ASC', id: 'ASC' }, take: count });
+        const now = this.clock.now();
+        for (const d of oldest) {
+          Object.assign(d, { status: 'archived', archived_at: now, updated_at: now });
+          await m.update(PinnedDecision, { id: d.id }, { status: 'archived', archived_at: now, updated_at: now });
+        }
+        return { archived: oldest.map(toPinnedDecisionView) };
+      }),
+    );
   }
 
   /**
@@ -105,18 +123,22 @@ export class PinnedDecisionsService {
    * (the first is the newest). More than max_pinned_decisions changes nothing.
    */
   async replaceAll(projectId: string, decisions: PinDecisionDto[]): Promise<PinnedDecisionView[]> {
-    return this.db.transaction(async (m) => {
-      await lockProject(m, projectId);
-      const { max_pinned_decisions: limit } = await this.settings.read(m, projectId);
-      if (decisions.length > limit) throw NoteError.pinnedLimitReached(limit, null, decisions.length);
-      const now = this.clock.now();
-      await m.update(PinnedDecision, { project_id: projectId, status: 'active' }, { status: 'archived', archived_at: now, updated_at: now });
-      const created: PinnedDecision[] = [];
-      for (const [i, d] of decisions.entries()) {
-        created.push(await this.insert(m, projectId, d, new Date(now.getTime() + (decisions.length - 1 - i))));
-      }
-      return created.map(toPinnedDecisionView);
-    });
+    return this.knowledge.after(
+      projectId,
+      'pinned_decisions',
+      this.db.transaction(async (m) => {
+        await lockProject(m, projectId);
+        const { max_pinned_decisions: limit } = await this.settings.read(m, projectId);
+        if (decisions.length > limit) throw NoteError.pinnedLimitReached(limit, null, decisions.length);
+        const now = this.clock.now();
+        await m.update(PinnedDecision, { project_id: projectId, status: 'active' }, { status: 'archived', archived_at: now, updated_at: now });
+        const created: PinnedDecision[] = [];
+        for (const [i, d] of decisions.entries()) {
+          created.push(await this.insert(m, projectId, d, new Date(now.getTime() + (decisions.length - 1 - i))));
+        }
+        return created.map(toPinnedDecisionView);
+      }),
+    );
   }
 
   private async supersede(m: EntityManager, old: PinnedDecision, input: UpdatePinnedDecisionDto, now: Date): Promise<PinnedDecision> {

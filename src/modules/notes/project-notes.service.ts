@@ -13,6 +13,7 @@ import { filterNotes } from './note-filters.util';
 import { ProjectNote } from './project-note.entity';
 import { ProjectNoteView, toProjectNoteView } from './project-note.view';
 import { NoteError } from './notes.errors';
+import { KnowledgeEvents } from './knowledge-events.service';
 
 /** A project's notes. A note id of another project (or tenant) answers the same 404 as a missing one. */
 @Injectable()
@@ -20,6 +21,7 @@ export class ProjectNotesService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly knowledge: KnowledgeEvents,
   ) {}
 
   /** Newest first, narrowed by tag and/or substring. */
@@ -38,10 +40,14 @@ export class ProjectNotesService {
   }
 
   async create(projectId: string, input: CreateNoteDto): Promise<ProjectNoteView> {
-    return this.db.transaction(async (m) => {
-      await requireProject(m, projectId);
-      return toProjectNoteView(await this.insert(m, projectId, input));
-    });
+    return this.knowledge.after(
+      projectId,
+      'notes',
+      this.db.transaction(async (m) => {
+        await requireProject(m, projectId);
+        return toProjectNoteView(await this.insert(m, projectId, input));
+      }),
+    );
   }
 
   /** Adds a note inside a caller's transaction (moving a workspace note into a project uses it). */
@@ -64,24 +70,32 @@ export class ProjectNotesService {
     if (input.title === undefined && input.body === undefined && input.tags === undefined) {
       throw RequestError.invalidInput('give title, body and/or tags to change');
     }
-    return this.db.transaction(async (m) => {
-      await requireProject(m, projectId);
-      const note = await m.findOneBy(ProjectNote, { id: noteId, project_id: projectId });
-      if (!note) throw NoteError.noteNotFound(noteId);
-      if (input.title !== undefined) note.title = input.title;
-      if (input.body !== undefined) note.body = input.body;
-      if (input.tags !== undefined) note.tags = JSON.stringify(input.tags);
-      note.updated_at = this.clock.now();
-      await m.update(ProjectNote, { id: noteId }, { title: note.title, body: note.body, tags: note.tags, updated_at: note.updated_at });
-      return toProjectNoteView(note);
-    });
+    return this.knowledge.after(
+      projectId,
+      'notes',
+      this.db.transaction(async (m) => {
+        await requireProject(m, projectId);
+        const note = await m.findOneBy(ProjectNote, { id: noteId, project_id: projectId });
+        if (!note) throw NoteError.noteNotFound(noteId);
+        if (input.title !== undefined) note.title = input.title;
+        if (input.body !== undefined) note.body = input.body;
+        if (input.tags !== undefined) note.tags = JSON.stringify(input.tags);
+        note.updated_at = this.clock.now();
+        await m.update(ProjectNote, { id: noteId }, { title: note.title, body: note.body, tags: note.tags, updated_at: note.updated_at });
+        return toProjectNoteView(note);
+      }),
+    );
   }
 
   async remove(projectId: string, noteId: string): Promise<void> {
-    await this.db.transaction(async (m) => {
-      await requireProject(m, projectId);
-      const result = await m.delete(ProjectNote, { id: noteId, project_id: projectId });
-      if (!result.affected) throw NoteError.noteNotFound(noteId);
-    });
+    await this.knowledge.after(
+      projectId,
+      'notes',
+      this.db.transaction(async (m) => {
+        await requireProject(m, projectId);
+        const result = await m.delete(ProjectNote, { id: noteId, project_id: projectId });
+        if (!result.affected) throw NoteError.noteNotFound(noteId);
+      }),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Resend } from 'resend';
+import { Backoff, retry } from '../../../libs/retry';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 
@@ -10,9 +11,12 @@ export interface Email {
   to: string;
   subject: string;
   text: string;
+  /** The HTML part (templates/): the same words, every interpolated value escaped. */
+  html?: string;
 }
 
 const ATTEMPTS = 3;
+const SEND_BACKOFF: Backoff = { firstMs: 250 };
 
 /**
  * Transactional e-mail through the provider's SDK. Without EMAIL_API_KEY
@@ -38,22 +42,24 @@ export class EmailSender {
     const client = this.sdk();
     if (!client) return 'skipped';
     const idempotencyKey = randomUUID();
-    let errorName = 'unknown';
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        const { error } = await client.emails.send(
-          { from: this.from, to: email.to, subject: email.subject, text: email.text },
-          { idempotencyKey, signal: AbortSignal.timeout(this.config.notifyTimeoutMs) },
-        );
-        if (!error) return 'sent';
-        errorName = error.name;
-        const status = (error as { statusCode?: number | null }).statusCode;
-        if (status && status < 500 && status !== 429) break;
-      } catch (error) {
-        errorName = (error as Error).name;
-      }
-      if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, 250 * 2 ** (attempt - 1)));
-    }
+    const delivery = await retry<void, string>(
+      async () => {
+        try {
+          const { error } = await client.emails.send(
+            { from: this.from, to: email.to, subject: email.subject, text: email.text, ...(email.html ? { html: email.html } : {}) },
+            { idempotencyKey, signal: AbortSignal.timeout(this.config.notifyTimeoutMs) },
+          );
+          if (!error) return { ok: true, value: undefined };
+          const status = (error as { statusCode?: number | null }).statusCode;
+          return { ok: false, failure: error.name, final: Boolean(status && status < 500 && status !== 429) };
+        } catch (error) {
+          return { ok: false, failure: (error as Error).name };
+        }
+      },
+      { backoff: SEND_BACKOFF, attempts: ATTEMPTS },
+    );
+    if (delivery.ok) return 'sent';
+    const errorName = delivery.failure ?? 'unknown';
     this.logger.warn({ msg: 'e-mail not sent', error_class: errorName });
     return 'failed';
   }

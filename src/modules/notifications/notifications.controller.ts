@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
 import { UpdateNotifySettingsDto } from './dto/update-notify-settings.dto';
-import { NotificationsService, NotifyResult, NotifySettingsView } from './notifications.service';
+import { NotificationsService, NotifyResult, NotifySettingsView, WorkspaceNotifyView } from './notifications.service';
 
 @Controller('projects/:project_id')
 export class NotificationsController {
@@ -21,5 +21,21 @@ export class NotificationsController {
   @HttpCode(200)
   test(@Param() params: ProjectIdDto): Promise<NotifyResult> {
     return this.notifications.sendTest(params.project_id);
+  }
+}
+
+/** The workspace's default notification targets; a project's own (PATCH /projects/{id}/ntfy) come first. */
+@Controller('settings/notifications')
+export class WorkspaceNotificationsController {
+  constructor(private readonly notifications: NotificationsService) {}
+
+  @Get()
+  get(): Promise<WorkspaceNotifyView> {
+    return this.notifications.getWorkspaceDefaults();
+  }
+
+  @Patch()
+  update(@Body() body: UpdateNotifySettingsDto): Promise<WorkspaceNotifyView> {
+    return this.notifications.updateWorkspaceDefaults(body);
   }
 }

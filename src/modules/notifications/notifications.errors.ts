@@ -1,20 +1,16 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum NotificationErrorCode {
   TargetRefused = 'NOTIFY_TARGET_REFUSED',
 }
 
-export class NotificationError extends DomainError<NotificationErrorCode> {
+const STATUS: StatusTable<NotificationErrorCode> = {
+  [NotificationErrorCode.TargetRefused]: HttpStatus.BAD_REQUEST,
+};
+
+export class NotificationError extends DomainErrorOf(STATUS) {
   static targetRefused(reason: string) {
     return new NotificationError(NotificationErrorCode.TargetRefused, `notify_url refused: ${reason}`);
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case NotificationErrorCode.TargetRefused:
-        return 400;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { OutboundGuard, OutboundRefusedError } from '../../../libs/outbound-guard';
 import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { dashboardPages } from '../../common/dashboard-links';
 import { PublicUrl } from '../../common/public-url';
 import { RequestError } from '../../common/errors/request-error';
 import { AppConfig } from '../../config/app-config';
@@ -10,9 +11,11 @@ import { HTTP_OUTBOUND_GUARD } from '../../common/outbound/outbound-guards';
 import { requireProject } from '../projects/require-project.util';
 import { UpdateNotifySettingsDto } from './dto/update-notify-settings.dto';
 import { EmailOutcome, EmailSender } from './email.sender';
+import { notificationEmail } from './templates/notification.email';
 import { NotificationMessage, ntfyHeaders } from './notification.message';
 import { NotificationError } from './notifications.errors';
 import { NotifySettings } from './notify-settings.entity';
+import { WorkspaceNotifySettings } from './workspace-notify-settings.entity';
 import { DeliveryOutcome, postJson } from './outbound-webhook';
 
 export interface NotifySettingsView {
@@ -73,12 +76,39 @@ export class NotificationsService implements OnApplicationShutdown {
     });
   }
 
+  /** GET /settings/notifications: the workspace's default targets, for a project that leaves a channel unset. */
+  async getWorkspaceDefaults(): Promise<WorkspaceNotifyView> {
+    return workspaceView(await this.db.read((m) => m.findOneBy(WorkspaceNotifySettings, { id: WORKSPACE_ROW })));
+  }
+
+  /** PATCH /settings/notifications: only the fields given change; null clears one. */
+  async updateWorkspaceDefaults(input: UpdateNotifySettingsDto): Promise<WorkspaceNotifyView> {
+    const url = input.notify_url === undefined ? undefined : input.notify_url === null || input.notify_url.trim() === '' ? null : await this.checkUrl(input.notify_url.trim());
+    return this.db.transaction(async (m) => {
+      const current = await m.findOneBy(WorkspaceNotifySettings, { id: WORKSPACE_ROW });
+      const next: WorkspaceNotifySettings = {
+        id: WORKSPACE_ROW,
+        notify_url: url === undefined ? (current?.notify_url ?? null) : url,
+        notify_email: input.notify_email === undefined ? (current?.notify_email ?? null) : input.notify_email,
+        updated_at: this.clock.now(),
+      };
+      await m.upsert(WorkspaceNotifySettings, next, ['id']);
+      return workspaceView(next);
+    });
+  }
+
+  /** Where a project's notifications go: its own targets, each unset channel falling back to the workspace's default. */
+  private async targets(projectId: string): Promise<NotifySettingsView> {
+    const [own, defaults] = await Promise.all([this.getSettings(projectId), this.getWorkspaceDefaults()]);
+    return { project_id: projectId, notify_url: own.notify_url ?? defaults.notify_url, notify_email: own.notify_email ?? defaults.notify_email };
+  }
+
   /** POST /projects/{id}/notify/test: sends now and says what happened to each channel. */
   async sendTest(projectId: string): Promise<NotifyResult> {
-    const settings = await this.getSettings(projectId);
+    const settings = await this.targets(projectId);
     return this.deliver(settings, {
       title: 'Baton test notification',
-      body: `Notifications of this project reach you.\n${this.publicUrl.to(`/projects/${projectId}`)}`,
+      body: `Notifications of this project reach you.\n${this.publicUrl.to(dashboardPages.settings(projectId))}`,
       event: 'notify_test',
       source: 'baton',
       project_id: projectId,
@@ -88,7 +118,7 @@ export class NotificationsService implements OnApplicationShutdown {
   /** Sends `message` to the project's targets in the background; the caller does not wait. */
   dispatch(projectId: string, message: NotificationMessage, priority: 'default' | 'high' | 'urgent' = 'default'): void {
     const work = (async () => {
-      const settings = await this.getSettings(projectId);
+      const settings = await this.targets(projectId);
       const result = await this.deliver(settings, message, priority);
       if (result.url === 'failed' || result.url === 'refused' || result.email === 'failed') {
         this.logger.warn({ msg: 'notification not delivered', project_id: projectId, event: message.event, url: result.url, email: result.email });
@@ -117,7 +147,7 @@ export class NotificationsService implements OnApplicationShutdown {
             headers: ntfyHeaders(message, priority),
           }).then((r) => r.outcome)
         : Promise.resolve('not_configured' as const),
-      settings.notify_email ? this.email.send({ to: settings.notify_email, subject: message.title, text: message.body }) : Promise.resolve('not_configured' as const),
+      settings.notify_email ? this.email.send(notificationEmail(settings.notify_email, message)) : Promise.resolve('not_configured' as const),
     ]);
     return { url, email };
   }
@@ -141,6 +171,19 @@ export class NotificationsService implements OnApplicationShutdown {
     }
     return url.toString();
   }
+}
+
+const WORKSPACE_ROW = 'singleton';
+
+export interface WorkspaceNotifyView {
+  notify_url: string | null;
+  notify_email: string | null;
+  /** null until first changed. */
+  updated_at: string | null;
+}
+
+function workspaceView(row: WorkspaceNotifySettings | null): WorkspaceNotifyView {
+  return { notify_url: row?.notify_url ?? null, notify_email: row?.notify_email ?? null, updated_at: row ? new Date(row.updated_at).toISOString() : null };
 }
 
 function toView(projectId: string, row: NotifySettings | null): NotifySettingsView {

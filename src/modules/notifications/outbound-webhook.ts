@@ -1,5 +1,6 @@
 import { request as httpRequest, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { Backoff, retry } from '../../../libs/retry';
 import { CheckedTarget, OutboundGuard, OutboundRefusedError, pinnedLookup } from '../../../libs/outbound-guard';
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'refused';
@@ -12,7 +13,8 @@ export interface WebhookOptions {
   headers?: Record<string, string>;
 }
 
-const RETRY_BASE_MS = 250;
+/** 250 ms doubling, each wait spread by up to a quarter either way. */
+const RETRY_BACKOFF: Backoff = { firstMs: 250, jitter: [-0.25, 0.25] };
 
 /**
  * POSTs a JSON body to `url` with a deadline per attempt and at most
@@ -38,16 +40,16 @@ export async function postJson(url: string, body: unknown, options: WebhookOptio
     }
   }
   const payload = Buffer.from(JSON.stringify(body));
-  const attempts = options.attempts ?? 3;
-  let last: { status?: number; reason?: string } = {};
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    last = await once(parsed, payload, options, pinned);
-    if (last.status !== undefined && last.status < 300) return { outcome: 'delivered', status: last.status };
-    const retriable = last.status === undefined || last.status === 429 || last.status >= 500;
-    if (!retriable || attempt === attempts) break;
-    await new Promise((r) => setTimeout(r, RETRY_BASE_MS * 2 ** (attempt - 1) * (0.75 + Math.random() / 2)));
-  }
-  return { outcome: 'failed', ...last };
+  const delivery = await retry<number, { status?: number; reason?: string }>(
+    async () => {
+      const answer = await once(parsed, payload, options, pinned);
+      if (answer.status !== undefined && answer.status < 300) return { ok: true, value: answer.status };
+      const retriable = answer.status === undefined || answer.status === 429 || answer.status >= 500;
+      return { ok: false, failure: answer, final: !retriable };
+    },
+    { backoff: RETRY_BACKOFF, attempts: options.attempts ?? 3 },
+  );
+  return delivery.ok ? { outcome: 'delivered', status: delivery.value } : { outcome: 'failed', ...delivery.failure };
 }
 
 function once(url: URL, payload: Buffer, options: WebhookOptions, pinned?: CheckedTarget): Promise<{ status?: number; reason?: string }> {

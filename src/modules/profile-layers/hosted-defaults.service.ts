@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock';
+import { EVERY_TENANT, RealtimeEvents } from '../../common/events/realtime-events';
 import { HostedDefaultsStore } from './hosted-defaults.store';
 import { checkLayerFields } from './profile-field-validation.util';
 import { ProfileLayerColumns } from './profile-layer.columns';
@@ -33,6 +34,7 @@ export class HostedDefaultsService {
   constructor(
     private readonly store: HostedDefaultsStore,
     private readonly clock: Clock,
+    private readonly events: RealtimeEvents,
   ) {}
 
   async get(scopeId: string): Promise<ProfileLayerView> {
@@ -82,7 +84,7 @@ export class HostedDefaultsService {
         }),
       () => this.store.transaction(async (m) => (await findLayer(m, 'hosted_default', scopeId, this.store.layerTarget))?.revision ?? 0),
     );
-    if (outcome.changed) await this.store.refreshAfterWrite();
+    if (outcome.changed) await this.changed(scopeId);
     return { ...toLayerView(outcome.row), changed: outcome.changed, restart_report: outcome.restart_report, restart_required: needsRestart(outcome.restart_report) };
   }
 
@@ -104,7 +106,7 @@ export class HostedDefaultsService {
       await this.record(m, next, action, now);
       return { row: next, changed: true };
     });
-    if (changed) await this.store.refreshAfterWrite();
+    if (changed) await this.changed(scopeId);
     return toLayerView(row);
   }
 
@@ -123,7 +125,7 @@ export class HostedDefaultsService {
       await this.record(m, gone, 'reset', now);
       return gone.revision;
     });
-    await this.store.refreshAfterWrite();
+    await this.changed(scopeId);
     return { deleted: true, scope_type: 'hosted_default', scope_id: scopeId, revision };
   }
 
@@ -149,6 +151,15 @@ export class HostedDefaultsService {
     return row.status !== 'draft' || this.store.isOperator();
   }
 
+  /**
+   * Every workspace inherits the hosted defaults: once the cache holds the change, every dashboard
+   * connected to this instance reads its effective profile again (`profile_changed`, project null).
+   */
+  private async changed(scopeId: string): Promise<void> {
+    await this.store.refreshAfterWrite();
+    this.events.publish({ tenantId: EVERY_TENANT, event: 'profile_changed', data: { scope_type: 'hosted_default', scope_id: scopeId, project_id: null } });
+  }
+
   private requireOperator(what: string) {
     if (!this.store.isOperator()) throw ProfileError.operatorOnly(what);
   }
@@ -168,6 +179,7 @@ export class HostedDefaultsService {
       fields: row.fields,
       reset_fields: row.reset_fields,
       provenance: row.provenance,
+      author: this.store.author(),
       created_at: now,
     });
   }

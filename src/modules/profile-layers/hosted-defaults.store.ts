@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, EntityManager, EntityTarget } from 'typeorm';
-import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { currentTenant, requestAdminActor, TenantDb } from '../../../libs/tenancy';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
@@ -55,9 +55,23 @@ export class HostedDefaultsStore implements OnApplicationBootstrap {
     return this.inControlPlane ? HostedProfileLayerRevision : ProfileLayerRevision;
   }
 
-  /** Whether the caller may write hosted_default layers: always self-hosted; hosted, only the operator's tenant. */
+  /**
+   * Whether the caller may write hosted_default layers: always self-hosted; hosted, the instance's
+   * admin identity (a listed admin address signed in, or the admin password's cookie) or the
+   * operator's tenant.
+   */
   isOperator(): boolean {
     if (!this.inControlPlane) return true;
+    return requestAdminActor() !== undefined || this.isOperatorTenant();
+  }
+
+  /** Who a hosted_default change is recorded as made by (null self-hosted, where the operator is whoever runs Baton). */
+  author(): string | null {
+    if (!this.inControlPlane) return null;
+    return requestAdminActor() ?? (this.isOperatorTenant() ? 'operator workspace' : null);
+  }
+
+  private isOperatorTenant(): boolean {
     return this.config.operatorTenantId !== undefined && currentTenant().tenantId === this.config.operatorTenantId;
   }
 

@@ -60,12 +60,14 @@ export const PROFILE_FIELDS: readonly ProfileFieldSpec[] = [
     component: 'general',
     level: 'hot_reload',
   },
-  { name: 'code_intel_enabled', kind: 'boolean', defaultValue: false, legacy: true, component: 'capability', level: 'explicit_refresh_required' },
+  // On unless turned off: the codebase map worked before the setting did anything.
+  { name: 'code_intel_enabled', kind: 'boolean', defaultValue: true, legacy: true, component: 'capability', level: 'explicit_refresh_required' },
   {
     name: 'execution_mode',
     kind: 'enum',
     values: EXECUTION_MODE_VALUES,
-    defaultValue: 'interactive',
+    // Autonomous unless set: queued work was dispatched to executors before the setting did anything.
+    defaultValue: 'autonomous',
     legacy: true,
     component: 'general',
     level: 'explicit_refresh_required',

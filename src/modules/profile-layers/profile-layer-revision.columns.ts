@@ -30,6 +30,10 @@ export abstract class ProfileLayerRevisionColumns {
   @Column('text')
   provenance!: string;
 
+  /** Who made the change (hosted: an admin's address, `admin password`, or the operator's workspace); null self-hosted. */
+  @Column('text', { nullable: true })
+  author!: string | null;
+
   @TimestampColumn()
   created_at!: Date;
 }

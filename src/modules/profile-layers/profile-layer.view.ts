@@ -33,6 +33,8 @@ export interface ProfileLayerRevisionView {
   fields: Record<string, unknown>;
   reset_fields: string[];
   provenance: LayerProvenance;
+  /** Who made the change: hosted, an admin's address, `admin password`, or `operator workspace`; null self-hosted. */
+  author: string | null;
   created_at: string;
 }
 
@@ -59,6 +61,7 @@ export function toRevisionView(row: ProfileLayerRevisionColumns): ProfileLayerRe
     fields: JSON.parse(row.fields) as Record<string, unknown>,
     reset_fields: JSON.parse(row.reset_fields) as string[],
     provenance: JSON.parse(row.provenance) as LayerProvenance,
+    author: row.author ?? null,
     created_at: row.created_at.toISOString(),
   };
 }

@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
+import { AdminAuthorGuard } from './admin-author.guard';
 import { CloneProfileLayerDto } from './dto/clone-profile-layer.dto';
 import { EffectiveProfileOptionsDto } from './dto/effective-profile-query.dto';
 import { HostedDefaultIdDto } from './dto/hosted-default-id.dto';
@@ -15,6 +16,7 @@ import { EffectiveProfile, ProfileResolver } from './profile-resolver.service';
 import { PROFILE_SCOPES, ProfileScope } from './profile-scope.constants';
 
 @Controller()
+@UseGuards(AdminAuthorGuard)
 export class ProfileLayersController {
   constructor(
     private readonly layers: ProfileLayersService,

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere } from 'typeorm';
 import { findSecret } from '../../../libs/secrets';
-import { TenantDb } from '../../../libs/tenancy';
+import { currentTenant, requestActorAccountId, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { Project } from '../projects/project.entity';
 import { Session } from '../sessions/session.entity';
 import { CloneProfileLayerDto } from './dto/clone-profile-layer.dto';
@@ -17,6 +18,7 @@ import { ProfileLayerColumns } from './profile-layer.columns';
 import { ProfileLayer } from './profile-layer.entity';
 import { findLayer } from './profile-layer-rows.util';
 import { LayerProvenance, ProfileLayerView, toLayerView } from './profile-layer.view';
+import { USER_SELF, UserLayerKeys } from './user-layer-keys.service';
 import { ProfileError } from './profile-layers.errors';
 import { LayerDeleteResult, LayerSaveResult, LayerSource } from './profile-layers.types';
 import { loosenedBy, needsRestart } from './profile-resolution.util';
@@ -39,7 +41,14 @@ export class ProfileLayersService {
     private readonly resolver: ProfileResolver,
     private readonly hostedDefaults: HostedDefaultsService,
     private readonly store: HostedDefaultsStore,
+    private readonly events: RealtimeEvents,
+    private readonly userKeys: UserLayerKeys,
   ) {}
+
+  /** `user/me` stands for the person asking (hosted: their account; self-hosted: the default human id). */
+  private withSelf(params: ProfileScopeParamsDto): ProfileScopeParamsDto {
+    return params.scope_type === 'user' && params.scope_id === USER_SELF ? { ...params, scope_id: this.userKeys.self() } : params;
+  }
 
   async list(query: ListProfileLayersQueryDto): Promise<ProfileLayerView[]> {
     const where: FindOptionsWhere<ProfileLayer> = {};
@@ -60,7 +69,8 @@ export class ProfileLayersService {
     return (await this.source(params)).view;
   }
 
-  async save(params: ProfileScopeParamsDto, input: SaveProfileLayerDto, clonedFrom: LayerProvenance['cloned_from'] = null): Promise<LayerSaveResult> {
+  async save(given: ProfileScopeParamsDto, input: SaveProfileLayerDto, clonedFrom: LayerProvenance['cloned_from'] = null): Promise<LayerSaveResult> {
+    const params = this.withSelf(given);
     const scope = checkScopeId(params.scope_type, params.scope_id);
     if (input.override_reason) {
       const secret = findSecret(input.override_reason);
@@ -95,6 +105,7 @@ export class ProfileLayersService {
         }),
       () => this.db.transaction(async (m) => (await findLayer(m, scope, params.scope_id))?.revision ?? 0),
     );
+    if (outcome.changed) this.published(scope, params.scope_id, outcome.row.project_id ?? null);
     return { ...toLayerView(outcome.row), changed: outcome.changed, restart_report: outcome.restart_report, restart_required: needsRestart(outcome.restart_report) };
   }
 
@@ -114,19 +125,28 @@ export class ProfileLayersService {
   }
 
   /** Deletes the scope's layer (a project's legacy settings stay: they belong to the settings route). */
-  async reset(params: ProfileScopeParamsDto): Promise<LayerDeleteResult> {
+  async reset(given: ProfileScopeParamsDto): Promise<LayerDeleteResult> {
+    const params = this.withSelf(given);
     const scope = checkScopeId(params.scope_type, params.scope_id);
     if (scope === 'hosted_default') return this.hostedDefaults.reset(params.scope_id);
-    return this.db.transaction(async (m) => {
-      await this.targetOf(m, scope, params.scope_id);
+    const { result, projectId } = await this.db.transaction(async (m) => {
+      const target = await this.targetOf(m, scope, params.scope_id);
       const row = await findLayer(m, scope, params.scope_id);
       if (!row) throw ProfileError.layerNotFound(scope, params.scope_id);
       await m.delete(ProfileLayer, { id: row.id });
-      return { deleted: true as const, scope_type: scope, scope_id: params.scope_id, revision: row.revision };
+      return { result: { deleted: true as const, scope_type: scope, scope_id: params.scope_id, revision: row.revision }, projectId: target.projectId ?? null };
     });
+    this.published(scope, params.scope_id, projectId);
+    return result;
   }
 
-  private async source(params: ProfileScopeParamsDto): Promise<LayerSource> {
+  /** A layer of this tenant changed (committed): dashboards showing an effective profile read it again. */
+  private published(scope: ProfileScope, scopeId: string, projectId: string | null): void {
+    this.events.publish({ tenantId: currentTenant().tenantId, event: 'profile_changed', data: { scope_type: scope, scope_id: scopeId, project_id: projectId } });
+  }
+
+  private async source(given: ProfileScopeParamsDto): Promise<LayerSource> {
+    const params = this.withSelf(given);
     const scope = checkScopeId(params.scope_type, params.scope_id);
     if (scope === 'hosted_default') return this.hostedDefaults.source(params.scope_id);
     const row = await this.db.transaction(async (m) => {
@@ -152,6 +172,8 @@ export class ProfileLayersService {
         return { projectId: session.project_id, userId: session.human_id, sessionId: session.id };
       }
       case 'user':
+        // The person's own layer, hosted: one saved earlier under their e-mail address becomes theirs first.
+        if (scopeId === requestActorAccountId()) await this.userKeys.carryOver(m, scopeId);
         return { userId: scopeId };
       default:
         return {};

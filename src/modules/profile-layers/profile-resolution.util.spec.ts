@@ -15,8 +15,8 @@ describe('resolveLayers', () => {
   });
 
   test('reset_fields put a field back to the default, named after the resetting scope', () => {
-    const { fields } = resolveLayers([layer('workspace', { code_intel_enabled: true }), layer('user', {}, { resets: ['code_intel_enabled'] })]);
-    expect(fields.get('code_intel_enabled')).toEqual({ value: false, source: 'user' });
+    const { fields } = resolveLayers([layer('workspace', { code_intel_enabled: false }), layer('user', {}, { resets: ['code_intel_enabled'] })]);
+    expect(fields.get('code_intel_enabled')).toEqual({ value: true, source: 'user' });
   });
 
   test('a looser narrow-only value without a reason is ignored and reported; with one it wins and carries it', () => {

@@ -15,6 +15,7 @@ import { ProfileError } from './profile-layers.errors';
 import { canonicalJson, FieldResolution, generationKey, IgnoredLoosening, LayerInput, needsRestart, resolveLayers, restartReport } from './profile-resolution.util';
 import { GLOBAL_DEFAULT_ID, LayerStatus, LIVE_STATUSES, PROFILE_SCOPES, ProfileScope, RestartReport, WORKSPACE_SINGLETON } from './profile-scope.constants';
 import { ProfileSessionBaseline } from './profile-session-baseline.entity';
+import { UserLayerKeys } from './user-layer-keys.service';
 
 /** Whose profile is resolved: a project, and optionally the person and the session working on it. */
 export interface ProfileTarget {
@@ -77,6 +78,7 @@ export class ProfileResolver implements OnModuleInit {
     private readonly clock: Clock,
     private readonly hostedDefaults: HostedDefaultsStore,
     private readonly extras: StartSessionExtras,
+    private readonly userKeys: UserLayerKeys,
   ) {}
 
   onModuleInit() {
@@ -97,6 +99,7 @@ export class ProfileResolver implements OnModuleInit {
         }
         userId = session.human_id;
       }
+      await this.userKeys.carryOverCaller(m);
       return this.effectiveIn(m, { projectId: input.project_id, sessionId: input.session_id, userId });
     });
   }
@@ -176,7 +179,7 @@ export class ProfileResolver implements OnModuleInit {
       if (hosted.applied) layers.push(toLayerInput(hostedRow));
     }
     if (include('workspace')) add(workspace);
-    if (include('user') && target.userId !== undefined) add(await findLayer(m, 'user', target.userId));
+    if (include('user') && target.userId !== undefined) add(await findLayer(m, 'user', (await this.userKeys.keyFor(m, target.userId)) ?? target.userId));
     if (include('project') && target.projectId !== undefined) {
       const settings = await readSettingsRow(m, target.projectId);
       if (settings) {

@@ -26,7 +26,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   hitl_auto_answer: false,
   auto_worktrees: false,
   require_merge_approval: false,
-  code_intel_enabled: false,
-  execution_mode: 'interactive',
+  code_intel_enabled: true,
+  execution_mode: 'autonomous',
   executor_config: {},
 };

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { findSecret } from '../../../libs/secrets';
-import { TenantDb } from '../../../libs/tenancy';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { Clock } from '../../common/clock';
 import { HostedDefaultsStore } from '../profile-layers/hosted-defaults.store';
 import type { PathRules } from '../sessions/file-path.util';
@@ -33,6 +34,7 @@ export class ProjectSettingsService {
     private readonly clock: Clock,
     private readonly resolver: ProfileResolver,
     private readonly hostedDefaults: HostedDefaultsStore,
+    private readonly events: RealtimeEvents,
   ) {}
 
   async get(projectId: string): Promise<ProjectSettings> {
@@ -68,7 +70,7 @@ export class ProjectSettingsService {
     }
     for (const [name, value] of patch) if (typeof value === 'string') guardText('project', name, name, value);
     await this.hostedDefaults.warm();
-    return this.db.transaction(async (m) => {
+    const settings = await this.db.transaction(async (m) => {
       await requireProject(m, projectId);
       const row = await readSettingsRow(m, projectId);
       const values = row ? legacyValues(row) : new Map<string, ProfileValue>();
@@ -92,6 +94,8 @@ export class ProjectSettingsService {
       await m.upsert(ProjectSettingsRow, toRow(projectId, values, provenance, (row?.revision ?? 0) + 1, this.clock.now()), ['project_id']);
       return this.read(m, projectId);
     });
+    this.events.publish({ tenantId: currentTenant().tenantId, event: 'project_settings_changed', data: { project_id: projectId, settings } });
+    return settings;
   }
 }
 

@@ -12,3 +12,5 @@ export const PROJECT_FILENAME = /^(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]{0,96}\.md$
 export const README_FILENAME = /^readme(\.|$)/i;
 /** A section name inside anchor comments. */
 export const SECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+/** The assistants' instruction files: with a local checkout (executor_config.repo_path) update_md_section edits the committed file. */
+export const INSTRUCTION_FILENAMES = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md'] as const;

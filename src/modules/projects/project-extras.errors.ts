@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum ProjectExtrasErrorCode {
   ParentNotFound = 'PARENT_NOT_FOUND',
@@ -12,10 +13,32 @@ export enum ProjectExtrasErrorCode {
   SectionNotFound = 'SECTION_NOT_FOUND',
   SectionAmbiguous = 'SECTION_AMBIGUOUS',
   SectionMalformed = 'SECTION_MALFORMED',
+  OutsideRepository = 'OUTSIDE_REPOSITORY',
+  RepositoryUnavailable = 'REPOSITORY_UNAVAILABLE',
+  InstructionsChanged = 'INSTRUCTIONS_CHANGED',
+  ReviewSessionRequired = 'REVIEW_SESSION_REQUIRED',
 }
 
+const STATUS: StatusTable<ProjectExtrasErrorCode> = {
+  [ProjectExtrasErrorCode.ParentNotFound]: HttpStatus.NOT_FOUND,
+  [ProjectExtrasErrorCode.FileNotFound]: HttpStatus.NOT_FOUND,
+  [ProjectExtrasErrorCode.SectionNotFound]: HttpStatus.NOT_FOUND,
+  [ProjectExtrasErrorCode.ParentIsSelf]: HttpStatus.BAD_REQUEST,
+  [ProjectExtrasErrorCode.FileTooLarge]: HttpStatus.BAD_REQUEST,
+  [ProjectExtrasErrorCode.ReadmeProtected]: HttpStatus.FORBIDDEN,
+  [ProjectExtrasErrorCode.ParentIsSubproject]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.HasSubprojects]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.TooManyFiles]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.SectionAmbiguous]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.SectionMalformed]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.OutsideRepository]: HttpStatus.FORBIDDEN,
+  [ProjectExtrasErrorCode.RepositoryUnavailable]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.InstructionsChanged]: HttpStatus.CONFLICT,
+  [ProjectExtrasErrorCode.ReviewSessionRequired]: HttpStatus.BAD_REQUEST,
+};
+
 /** Refusals of a project's parent, icon, organization status, agent instructions and markdown files. */
-export class ProjectExtrasError extends DomainError<ProjectExtrasErrorCode> {
+export class ProjectExtrasError extends DomainErrorOf(STATUS) {
   static parentNotFound(id: string) {
     return new ProjectExtrasError(ProjectExtrasErrorCode.ParentNotFound, `parent project not found: ${id}`);
   }
@@ -69,25 +92,28 @@ export class ProjectExtrasError extends DomainError<ProjectExtrasErrorCode> {
     return new ProjectExtrasError(ProjectExtrasErrorCode.SectionMalformed, `${filename}: section ${section} has a begin marker without a matching end marker after it`);
   }
 
-  get httpStatus(): number {
-    switch (this.code) {
-      case ProjectExtrasErrorCode.ParentNotFound:
-      case ProjectExtrasErrorCode.FileNotFound:
-      case ProjectExtrasErrorCode.SectionNotFound:
-        return 404;
-      case ProjectExtrasErrorCode.ParentIsSelf:
-      case ProjectExtrasErrorCode.FileTooLarge:
-        return 400;
-      case ProjectExtrasErrorCode.ReadmeProtected:
-        return 403;
-      case ProjectExtrasErrorCode.ParentIsSubproject:
-      case ProjectExtrasErrorCode.HasSubprojects:
-      case ProjectExtrasErrorCode.TooManyFiles:
-      case ProjectExtrasErrorCode.SectionAmbiguous:
-      case ProjectExtrasErrorCode.SectionMalformed:
-        return 409;
-      default:
-        return assertUnreachable(this.code);
-    }
+  static outsideRepository(filename: string) {
+    return new ProjectExtrasError(
+      ProjectExtrasErrorCode.OutsideRepository,
+      `${filename} leads outside the repository (a symlink or a non-regular file): only files inside executor_config.repo_path are edited`,
+    );
+  }
+
+  static repositoryUnavailable(reason: string) {
+    return new ProjectExtrasError(ProjectExtrasErrorCode.RepositoryUnavailable, `the project's repository cannot be used: ${reason}`);
+  }
+
+  static instructionsChanged(filename: string) {
+    return new ProjectExtrasError(
+      ProjectExtrasErrorCode.InstructionsChanged,
+      `${filename} changed since this edit was proposed: nothing was written; propose the edit again against the current file`,
+    );
+  }
+
+  static reviewSessionRequired(filename: string) {
+    return new ProjectExtrasError(
+      ProjectExtrasErrorCode.ReviewSessionRequired,
+      `session_id is required: an edit of ${filename} in the repository is reviewed by a person, asked by a session of the project (or pass force=true to write it at once)`,
+    );
   }
 }

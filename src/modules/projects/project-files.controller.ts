@@ -30,9 +30,11 @@ export class ProjectFilesController {
     return file;
   }
 
-  /** The REST door of update_md_section. */
+  /** The REST door of update_md_section: 202 when a repository edit waits for a person's review. */
   @Put(':filename/sections/:section')
-  updateSection(@Param() params: SectionParamsDto, @Body() body: UpdateSectionDto): Promise<SectionUpdateResult> {
-    return this.files.updateSection(params.project_id, params.filename, params.section, body.content, body.create);
+  async updateSection(@Param() params: SectionParamsDto, @Body() body: UpdateSectionDto, @Res({ passthrough: true }) res: Response): Promise<SectionUpdateResult> {
+    const result = await this.files.updateSection(params.project_id, params.filename, params.section, body.content, body);
+    if (result.location !== 'baton' && !result.applied) res.status(202);
+    return result;
   }
 }

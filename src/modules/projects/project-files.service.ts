@@ -1,14 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { forDialect, fromSqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { ProjectSettingsService } from '../project-settings/project-settings.service';
+import { InstructionFilesService, RepositorySectionResult } from './instruction-files.service';
 import { replaceSection } from './md-section.util';
 import { PROJECT_FILE_MAX_CHARS, PROJECT_FILES_MAX, README_FILENAME } from './project-extras.constants';
 import { ProjectExtrasError } from './project-extras.errors';
 import { ProjectFile } from './project-file.entity';
 import { ProjectFileView, toProjectFileView } from './project-file.view';
 import { lockProject } from './project-lock.util';
+import { isInstructionFile } from './repo-instruction-file.util';
 import { requireProject } from './require-project.util';
 
 export interface ProjectFileSummary {
@@ -17,11 +22,21 @@ export interface ProjectFileSummary {
   updated_at: string;
 }
 
-export interface SectionUpdateResult {
+export interface StoredSectionResult {
+  /** The file kept in Baton's database (no local checkout, or not an instruction file). */
+  location: 'baton';
   file: ProjectFileView;
   section: string;
   section_created: boolean;
   file_created: boolean;
+}
+
+export type SectionUpdateResult = StoredSectionResult | RepositorySectionResult;
+
+export interface SectionOptions {
+  create?: boolean;
+  force?: boolean;
+  session_id?: string;
 }
 
 /**
@@ -33,6 +48,9 @@ export class ProjectFilesService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly settings: ProjectSettingsService,
+    private readonly instructions: InstructionFilesService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Every file of the project, by name, without content. */
@@ -73,17 +91,54 @@ export class ProjectFilesService {
   /**
    * Replaces one named section of a file (see md-section.util.ts). README files
    * are refused: people edit them. With `create`, a missing section is
-   * appended and a missing file is created.
+   * appended and a missing file is created. An instruction file of a project
+   * with a local checkout (self-hosted, executor_config.repo_path) is the
+   * committed file on disk, edited through a review (InstructionFilesService).
    */
-  async updateSection(projectId: string, filename: string, section: string, text: string, create = false): Promise<SectionUpdateResult> {
+  async updateSection(projectId: string, filename: string, section: string, text: string, options: SectionOptions = {}): Promise<SectionUpdateResult> {
     if (README_FILENAME.test(filename)) throw ProjectExtrasError.readmeProtected(filename);
+    if (this.config.isHosted && isInstructionFile(filename)) {
+      await this.db.read((m) => requireProject(m, projectId));
+      const remote = await this.instructions.editRemote({
+        projectId,
+        filename,
+        section,
+        text,
+        create: options.create === true,
+        force: options.force === true,
+        sessionId: options.session_id,
+      });
+      if (remote) return remote;
+    }
+    const repoPath = await this.repositoryOf(projectId, filename);
+    if (repoPath) {
+      return this.instructions.edit({
+        projectId,
+        repoPath,
+        filename,
+        section,
+        text,
+        create: options.create === true,
+        force: options.force === true,
+        sessionId: options.session_id,
+      });
+    }
     return this.db.transaction(async (m) => {
       await lockProject(m, projectId);
       const existing = await this.find(m, projectId, filename);
-      if (!existing && !create) throw ProjectExtrasError.fileNotFound(filename);
-      const next = replaceSection(filename, existing?.content ?? '', section, text, create);
+      if (!existing && !options.create) throw ProjectExtrasError.fileNotFound(filename);
+      const next = replaceSection(filename, existing?.content ?? '', section, text, options.create === true);
       const { file, created } = await this.save(m, projectId, existing?.filename ?? filename, next.content, existing);
-      return { file: toProjectFileView(file), section, section_created: next.created, file_created: created };
+      return { location: 'baton' as const, file: toProjectFileView(file), section, section_created: next.created, file_created: created };
+    });
+  }
+
+  /** The checkout an instruction file of the project lives in, when the server can reach it (self-hosted with repo_path). */
+  private async repositoryOf(projectId: string, filename: string): Promise<string | null> {
+    if (this.config.isHosted || !isInstructionFile(filename)) return null;
+    return this.db.read(async (m) => {
+      await requireProject(m, projectId);
+      return (await this.settings.read(m, projectId)).executor_config.repo_path ?? null;
     });
   }
 

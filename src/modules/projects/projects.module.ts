@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CodehostModule } from '../codehost/codehost.module';
+import { HitlModule } from '../hitl/hitl.module';
+import { InstructionFilesService } from './instruction-files.service';
 import { ProjectExtrasController } from './project-extras.controller';
 import { ProjectExtrasService } from './project-extras.service';
 import { ProjectExtrasTools } from './project-extras.tools';
@@ -9,8 +12,9 @@ import { ProjectsService } from './projects.service';
 import { ProjectsTools } from './projects.tools';
 
 @Module({
+  imports: [HitlModule, CodehostModule],
   controllers: [ProjectsController, ProjectExtrasController, ProjectFilesController],
-  providers: [ProjectsService, ProjectsTools, ProjectExtrasService, ProjectFilesService, ProjectExtrasTools],
-  exports: [ProjectsService],
+  providers: [ProjectsService, ProjectsTools, ProjectExtrasService, ProjectFilesService, ProjectExtrasTools, InstructionFilesService],
+  exports: [ProjectsService, ProjectFilesService],
 })
 export class ProjectsModule {}

@@ -45,7 +45,7 @@ export class ProjectsService {
       organization_status: 'active',
       parent_id: null,
     };
-    return this.db.transaction(async (m) => {
+    const view = await this.db.transaction(async (m) => {
       await this.assertNameFree(m.getRepository(Project), project.name, project.name_key);
       try {
         await m.insert(Project, project);
@@ -55,6 +55,8 @@ export class ProjectsService {
       }
       return toProjectView(project);
     });
+    this.events.publish({ tenantId: currentTenant().tenantId, event: 'project_created', data: { project: view } });
+    return view;
   }
 
   async get(id: string): Promise<ProjectView> {
@@ -112,6 +114,7 @@ export class ProjectsService {
   async remove(id: string): Promise<void> {
     const result = await this.db.transaction((m) => m.delete(Project, { id }));
     if (!result.affected) throw ProjectError.notFound(id);
+    this.events.publish({ tenantId: currentTenant().tenantId, event: 'project_deleted', data: { project_id: id } });
   }
 
   async removeMany(ids: string[]): Promise<DeleteProjectsResult> {

@@ -3,7 +3,8 @@ import { BudgetStatus, BudgetTier } from '../../../libs/pubsub';
 import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
-import { EmailSender } from '../notifications/email.sender';
+import { EmailQueue } from '../notifications/email-queue.service';
+import { budgetAdminAlertEmail, budgetPausedEmail, budgetWarningEmail } from '../notifications/templates/budget.email';
 import { NotificationsService } from '../notifications/notifications.service';
 import { TenantPlans } from './tenant-plans.service';
 
@@ -27,7 +28,7 @@ export class BudgetAlerts {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly realtime: RealtimeEvents,
-    private readonly email: EmailSender,
+    private readonly email: EmailQueue,
     private readonly notifications: NotificationsService,
     private readonly plans: TenantPlans,
   ) {}
@@ -54,29 +55,13 @@ export class BudgetAlerts {
   private async warning(tenantId: string, status: BudgetStatus) {
     this.realtime.publish({ tenantId, event: 'push_budget_warning', data: { ...status } });
     const to = await this.plans.contactEmail(tenantId);
-    if (to) {
-      await this.email.send({
-        to,
-        subject: 'Baton: real-time push has used most of this month’s budget',
-        text:
-          `Your workspace has sent ${status.count} push commands in ${status.month} (warning threshold ${status.thresholds.warning}). ` +
-          `At ${status.thresholds.disable} push pauses until next month; messages keep arriving through polling, nothing is lost.`,
-      });
-    }
+    if (to) this.email.enqueue('budget_warning', budgetWarningEmail(to, status));
   }
 
   private async disable(tenantId: string, status: BudgetStatus) {
     this.realtime.publish({ tenantId, event: 'push_budget_exhausted', data: { ...status } });
     const to = await this.plans.contactEmail(tenantId);
-    if (to) {
-      await this.email.send({
-        to,
-        subject: 'Baton: real-time push paused until next month (hard limit reached)',
-        text:
-          `Your workspace reached ${status.thresholds.disable} push commands in ${status.month}. Push is paused until the start of next month (UTC). ` +
-          'Messages and HITL answers still arrive, a little later, through polling; nothing is lost.',
-      });
-    }
+    if (to) this.email.enqueue('budget_paused', budgetPausedEmail(to, status));
   }
 
   private async adminAlert(tenantId: string, status: BudgetStatus) {
@@ -93,6 +78,6 @@ export class BudgetAlerts {
         count: status.count,
       });
     }
-    if (this.config.adminEmail) await this.email.send({ to: this.config.adminEmail, subject: title, text: body });
+    if (this.config.adminEmail) this.email.enqueue('budget_admin_alert', budgetAdminAlertEmail(this.config.adminEmail, tenantId, status));
   }
 }

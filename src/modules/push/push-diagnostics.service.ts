@@ -1,9 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { Availability, BudgetStatus, ErrorMark, PublishStats } from '../../../libs/pubsub';
 import { currentTenant } from '../../../libs/tenancy';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { BoardCacheFigures, BoardReadCache } from './board-read-cache.service';
 import { AlertRecord, BudgetAlerts } from './budget-alerts.service';
+import { DIAGNOSTICS_LAYERS, DiagnosticsLayers } from './diagnostics-layers';
 import { PushError } from './push.errors';
 import { PushService } from './push.service';
 import { Plan, TenantPlans } from './tenant-plans.service';
@@ -21,7 +23,8 @@ export interface PubsubDiagnostics {
   budget: (BudgetStatus & { plan: Plan | 'unknown'; enforced: true; alerts_sent: AlertRecord[] }) | { plan: 'paid'; enforced: false; tier: 'unlimited' };
   cache: {
     read_through: { implemented: false };
-    board_read: { live: false };
+    /** Figures only while this tenant's board reads are served from the cache (see BoardReadCache). */
+    board_read: { live: false } | ({ live: true } & BoardCacheFigures);
   };
   last_error_class: string | null;
   last_error_age_seconds: number | null;
@@ -43,9 +46,11 @@ export class PushDiagnosticsService {
     private readonly push: PushService,
     private readonly plans: TenantPlans,
     private readonly alerts: BudgetAlerts,
+    private readonly board: BoardReadCache,
+    @Optional() @Inject(DIAGNOSTICS_LAYERS) private readonly more?: DiagnosticsLayers,
   ) {}
 
-  diagnostics(tenantId: string): { tenant_id: string; generated_at: string; pubsub: PubsubDiagnostics } {
+  diagnostics(tenantId: string): { tenant_id: string; generated_at: string; pubsub: PubsubDiagnostics } & Record<string, unknown> {
     if (currentTenant().tenantId !== tenantId.toLowerCase()) throw PushError.tenantNotFound(tenantId);
     const adapter = this.push.adapter;
     const now = Date.now();
@@ -64,7 +69,7 @@ export class PushDiagnosticsService {
         budget: this.config.isHosted
           ? { plan: this.plans.cached(tenantId) ?? 'unknown', enforced: true, ...this.push.budget.status(tenantId), alerts_sent: this.alerts.sentFor(tenantId) }
           : { plan: 'paid', enforced: false, tier: 'unlimited' },
-        cache: { read_through: { implemented: false }, board_read: { live: false } },
+        cache: { read_through: { implemented: false }, board_read: this.board.usable(tenantId) ? { live: true, ...this.board.stats() } : { live: false } },
         last_error_class: adapter.lastError?.errorClass ?? null,
         last_error_age_seconds: age(adapter.lastError),
         last_construction_error_class: adapter.lastConstructionError?.errorClass ?? null,
@@ -72,6 +77,7 @@ export class PushDiagnosticsService {
         last_connection_error_class: adapter.lastConnectionError?.errorClass ?? null,
         last_connection_error_age_seconds: age(adapter.lastConnectionError),
       },
+      ...this.more?.layers(tenantId.toLowerCase()),
     };
   }
 }

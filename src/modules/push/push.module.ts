@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { BoardReadCache } from './board-read-cache.service';
 import { BudgetAlerts } from './budget-alerts.service';
 import { PushDiagnosticsController } from './push-diagnostics.controller';
 import { PushDiagnosticsService } from './push-diagnostics.service';
@@ -10,7 +11,7 @@ import { TenantPlans } from './tenant-plans.service';
 @Global()
 @Module({
   controllers: [PushDiagnosticsController],
-  providers: [PushService, TenantPlans, BudgetAlerts, PushDiagnosticsService, PushDiagnosticsTools],
-  exports: [PushService],
+  providers: [PushService, TenantPlans, BudgetAlerts, PushDiagnosticsService, PushDiagnosticsTools, BoardReadCache],
+  exports: [PushService, TenantPlans, BoardReadCache],
 })
 export class PushModule {}

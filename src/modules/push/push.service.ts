@@ -1,19 +1,35 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { longPoll, PublishCounters, PushBudget, RedisPush, WakeRegistry } from '../../../libs/pubsub';
-import { extendRequestDeadline } from '../../../libs/tenancy';
+import { BudgetStatus, CoalescedPoll, longPoll, Probe, PublishCounters, PushBudget, RedisPush, WakeRegistry } from '../../../libs/pubsub';
+import { currentTenant, extendRequestDeadline, runWithTenant } from '../../../libs/tenancy';
 import { ThrottledLog } from '../../common/logging/throttled-log';
+import { ShutdownDrain } from '../../common/lifecycle/shutdown-drain';
+import { Metrics } from '../../common/observability/metrics';
 import { Clock } from '../../common/clock';
-import { RealtimeEvents } from '../../common/events/realtime-events';
+import { RealtimeEventName, RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { BudgetAlerts } from './budget-alerts.service';
 import { Plan, TenantPlans } from './tenant-plans.service';
+import { allowanceOf } from '../../common/plans';
 
 export interface PushNotice {
   /** Topics whose waiters should read again (`msg:<project>:...`, `hitl:<id>`). */
   wake?: string[];
   /** A dashboard event for the tenant's WebSockets. */
-  event?: { event: string; data: Record<string, unknown> };
+  event?: { event: RealtimeEventName; data: Record<string, unknown>; account?: string };
+}
+
+/**
+ * How the waiters of one scope (a project's messages, a tenant's questions) share one read per
+ * interval instead of each reading on its own (see CoalescedPoll).
+ */
+export interface SharedRead<T> {
+  /** The scope within the tenant, e.g. `msg:<project>`. */
+  scope: string;
+  /** The scope's one read, run in the tenant's context: what changed after `since`. */
+  probe: Probe;
+  /** The version one waiter's own read saw. */
+  version: (value: T) => number;
 }
 
 /**
@@ -31,9 +47,19 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   /** Unknown while the database is down: once per interval, not once per wait. */
   private readonly planUnknown = new ThrottledLog(this.logger);
   readonly registry = new WakeRegistry();
+  /** One read per scope and interval serves every waiter of it (keys `<tenant>|<scope>`). */
+  readonly shared: CoalescedPoll;
+  /** No Redis and a SQLite file: every write goes through this process, which wakes its own waiters; reads are only a safety net. */
+  private readonly singleProcess: boolean;
+  /** A shared read failed (the database is away): once per interval, not once per scope. */
+  private readonly sharedReadFailed = new ThrottledLog(this.logger);
   readonly counters = new PublishCounters();
   readonly adapter: RedisPush;
   readonly budget: PushBudget;
+  /** Told of every notice published on this instance (not of those that arrive from others). */
+  private readonly publishListeners: ((tenantId: string, notice: PushNotice) => void)[] = [];
+  /** Who hears the wake-up topics other instances publish (the board-read cache). */
+  private readonly remoteTopicListeners: ((tenantId: string, topics: string[]) => void)[] = [];
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,6 +67,8 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
     private readonly plans: TenantPlans,
     private readonly alerts: BudgetAlerts,
     clock: Clock,
+    private readonly drain: ShutdownDrain,
+    metrics: Metrics,
   ) {
     this.adapter = new RedisPush({ url: config.cacheUrl, prefix: config.pubsubPrefix, now: () => clock.now() });
     this.budget = new PushBudget(
@@ -49,22 +77,36 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       { warning: config.pushBudgetWarning, disable: config.pushBudgetDisable, adminAlert: config.pushBudgetAdminAlert },
       () => clock.now(),
     );
+    this.singleProcess = !this.adapter.configured && config.databaseType === 'sqlite';
+    this.shared = new CoalescedPoll({
+      interval: (key) => this.intervalFor(key.slice(0, key.indexOf('|'))),
+      onError: (key, error) => this.sharedReadFailed.warn('shared wait read failed: the waiters read again next interval', { scope: key, error: (error as Error).message }),
+    });
+    metrics.gauge('baton_long_poll_waiters', 'Requests of this instance waiting in a long-poll (HITL waits, message receives)', () => this.registry.waiting);
+    metrics.gauge('baton_push_live', 'Whether cross-instance push through Redis is live (1) or waiters poll (0)', () => (this.adapter.live ? 1 : 0));
   }
 
   onModuleInit() {
-    this.realtime.setRelay((event) => this.publish(event.tenantId, { event: { event: event.event, data: event.data } }));
+    // Stopping: every waiter reads once more and answers with what it has, so no long-poll holds the drain.
+    this.drain.onDrain(() => this.registry.wakeAll());
+    // RealtimeEvents.publish counted the event already: the relay delivers it without counting again.
+    this.realtime.setRelay((event) => this.deliver(event.tenantId, { event: { event: event.event, data: event.data, account: event.accountId } }));
     this.adapter.onEnvelope((envelope) => {
       if (envelope.p) {
         this.budget.markPaused(envelope.t, envelope.p);
         this.registry.wakeTenant(envelope.t);
+        this.shared.reschedule();
       }
       for (const topic of envelope.w ?? []) this.registry.wake(WakeRegistry.key(envelope.t, topic));
-      if (envelope.e) this.realtime.deliverLocal({ tenantId: envelope.t, event: envelope.e.event, data: envelope.e.data });
+      for (const listener of this.remoteTopicListeners) listener(envelope.t, envelope.w ?? []);
+      // Another instance's PushService published it from a typed PushNotice; the wire only loses the type.
+      if (envelope.e) this.realtime.deliverLocal({ tenantId: envelope.t, accountId: envelope.e.account, event: envelope.e.event as RealtimeEventName, data: envelope.e.data });
     });
     // Every waiter re-reads and picks the poll interval of the new state.
     this.adapter.availability.onChange((t) => {
       this.logger.log({ msg: 'push availability changed', from: t.from, to: t.to, reason: t.reason });
       this.registry.wakeAll();
+      this.shared.reschedule();
     });
   }
 
@@ -73,24 +115,57 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
     await this.adapter.close();
   }
 
+  /**
+   * Tells `listener` of every notice this instance publishes, as it is published (in the publisher's
+   * context), so that follow-up work happens once, where the change was made. It must not throw or wait.
+   */
+  onPublish(listener: (tenantId: string, notice: PushNotice) => void): void {
+    this.publishListeners.push(listener);
+  }
+
   /** Delivers to this instance now and, when the tenant may use push, to all others. Never throws or waits. */
   publish(tenantId: string, notice: PushNotice): void {
+    if (notice.event) this.realtime.countOrigin(notice.event);
+    this.deliver(tenantId, notice);
+  }
+
+  private deliver(tenantId: string, notice: PushNotice): void {
+    for (const listener of this.publishListeners) listener(tenantId, notice);
     for (const topic of notice.wake ?? []) this.registry.wake(WakeRegistry.key(tenantId, topic));
-    if (notice.event) this.realtime.deliverLocal({ tenantId, event: notice.event.event, data: notice.event.data });
+    if (notice.event) this.realtime.deliverLocal({ tenantId, accountId: notice.event.account, event: notice.event.event, data: notice.event.data });
     this.publishRemote(tenantId, notice).catch((error: Error) => {
       this.counters.failure(tenantId);
       this.logger.error({ msg: 'push publish failed unexpectedly', tenant_id: tenantId, error: error.message });
     });
   }
 
-  /** Whether waiters of this tenant are woken by push (else they poll). */
-  liveFor(tenantId: string): boolean {
-    return this.adapter.live && this.plans.cached(tenantId) === 'paid' && !this.budget.isPaused(tenantId);
+  /**
+   * The tenant's push budget as counted across instances right now (read from Redis when it is
+   * reachable, else what this instance last saw); a tier crossed meanwhile fires its alerts here too.
+   */
+  async budgetStatus(tenantId: string): Promise<BudgetStatus> {
+    const fired = await this.budget.refresh(tenantId);
+    if (fired.length > 0) await this.alerts.fire(tenantId, fired, this.budget.status(tenantId));
+    return this.budget.status(tenantId);
   }
 
-  /** Milliseconds a waiter of this tenant sleeps between database reads when nobody wakes it. */
+  /** Calls `listener` with the wake-up topics of every notice another instance publishes. */
+  onRemoteTopics(listener: (tenantId: string, topics: string[]) => void): void {
+    this.remoteTopicListeners.push(listener);
+  }
+
+  /** Whether waiters of this tenant are woken by push (else they poll). */
+  liveFor(tenantId: string): boolean {
+    return this.adapter.live && allowanceOf(this.plans.cached(tenantId)).pushMessaging && !this.budget.isPaused(tenantId);
+  }
+
+  /**
+   * Milliseconds between two database reads of a waiting scope of this tenant when nobody wakes
+   * it: the safety poll while push is live, or when this process is the only writer (SQLite, no
+   * Redis) and wakes its waiters itself; else the poll interval.
+   */
   intervalFor(tenantId: string): number {
-    return this.liveFor(tenantId) ? this.config.pushSafetyPollMs : this.config.pollIntervalMs;
+    return this.singleProcess || this.liveFor(tenantId) ? this.config.pushSafetyPollMs : this.config.pollIntervalMs;
   }
 
   /** A request's `wait` in seconds, capped at SERVICE_MAX_WAIT_SECONDS, in milliseconds. */
@@ -98,8 +173,12 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
     return Math.round(Math.min(Math.max(seconds ?? 0, 0), this.config.maxWaitS) * 1000);
   }
 
-  /** Reads until `done` or `waitMs` passed; woken early by a publish on one of `topics`. */
-  async waitFor<T>(tenantId: string, topics: string[], waitMs: number, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  /**
+   * Reads until `done` or `waitMs` passed; woken early by a publish on one of `topics`. With
+   * `shared`, a waiting request never reads on its own: its scope's one read per interval wakes
+   * it when one of its topics changed.
+   */
+  async waitFor<T>(tenantId: string, topics: string[], waitMs: number, read: () => Promise<T>, done: (value: T) => boolean, shared?: SharedRead<T>): Promise<T> {
     // The request's deadline gives the wait its own time on top of what any request has.
     if (waitMs > 0) extendRequestDeadline(Date.now() + waitMs + this.config.requestTimeoutSeconds * 1000);
     if (waitMs > 0) await this.knowPlan(tenantId);
@@ -110,14 +189,28 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       read,
       done,
       interval: () => this.intervalFor(tenantId),
+      stopping: () => this.drain.draining,
+      shared: shared && waitMs > 0 ? this.sharedOf(tenantId, topics, shared) : undefined,
     });
+  }
+
+  private sharedOf<T>(tenantId: string, topics: string[], shared: SharedRead<T>) {
+    // The shared read runs on a timer, outside any request: in the tenant's context, with no request deadline.
+    const tenant = currentTenant();
+    return {
+      poll: this.shared,
+      scope: WakeRegistry.key(tenantId, shared.scope),
+      probe: ((since, ts) => runWithTenant(tenant, () => shared.probe(since, ts))) as Probe,
+      topics,
+      version: shared.version,
+    };
   }
 
   /** The tenant's plan (read at most every SERVICE_PLAN_CACHE_SECONDS); unknown counts as free: polling. */
   private async knowPlan(tenantId: string): Promise<Plan> {
     try {
       const { plan, fresh } = await this.plans.planOf(tenantId);
-      if (fresh && plan === 'paid' && this.config.isHosted) {
+      if (fresh && allowanceOf(plan).pushMessaging && this.config.isHosted) {
         const fired = await this.budget.refresh(tenantId);
         if (fired.length > 0) await this.alerts.fire(tenantId, fired, this.budget.status(tenantId));
       }
@@ -131,7 +224,7 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   private async publishRemote(tenantId: string, notice: PushNotice) {
     if (!this.adapter.configured) return this.counters.fallback(tenantId);
     const plan = await this.knowPlan(tenantId);
-    if (plan !== 'paid' || this.budget.isPaused(tenantId) || !this.adapter.live) return this.counters.fallback(tenantId);
+    if (!allowanceOf(plan).pushMessaging || this.budget.isPaused(tenantId) || !this.adapter.live) return this.counters.fallback(tenantId);
     this.counters.attempt(tenantId);
     const outcome = await this.adapter.publish({ t: tenantId, w: notice.wake, e: notice.event }, this.config.isHosted ? this.budget.countKey(tenantId) : undefined);
     if (!outcome.ok) {
@@ -147,6 +240,7 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       // Tell the other instances at once; their waiters switch to polling.
       await this.adapter.publish({ t: tenantId, p: this.budget.status(tenantId).month });
       this.registry.wakeTenant(tenantId);
+      this.shared.reschedule();
     }
     if (fired.length > 0) await this.alerts.fire(tenantId, fired, this.budget.status(tenantId));
   }

@@ -1,8 +1,9 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, MoreThan } from 'typeorm';
-import { bindParams, fromSqlTimestamp, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
+import { bindParams, currentTenant, fromSqlTimestamp, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { ProjectSettingsService } from '../project-settings/project-settings.service';
@@ -10,20 +11,15 @@ import { requireProject } from '../projects/require-project.util';
 import { ClaimFileDto } from './dto/claim-file.dto';
 import { ReleaseFileDto } from './dto/release-file.dto';
 import { FileLock } from './file-lock.entity';
+import { ForcedRelease, LockView } from './file-lock.view';
 import { normalizeFilePath } from './file-path.util';
 import { Session } from './session.entity';
 import { SessionCloseHooks } from './session-close-hooks';
 import { SessionHandovers } from './session-handovers';
+import { NewNotice, SessionNotices } from './session-notices.service';
 import { LockHolder, SessionError } from './sessions.errors';
 
-export interface LockView {
-  file_path: string;
-  session_id: string;
-  session_name: string;
-  session_last_seen: string;
-  claimed_at: string;
-  expires_at: string;
-}
+export type { ForcedRelease, LockView } from './file-lock.view';
 
 export interface ClaimResult {
   claimed: true;
@@ -58,6 +54,8 @@ export class FileLocksService implements OnModuleInit {
     private readonly handovers: SessionHandovers,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly settings: ProjectSettingsService,
+    private readonly events: RealtimeEvents,
+    private readonly notices: SessionNotices,
   ) {}
 
   onModuleInit() {
@@ -78,7 +76,7 @@ export class FileLocksService implements OnModuleInit {
     const now = this.clock.now();
     const expires = new Date(now.getTime() + (input.ttl_seconds ?? this.config.fileLockTtlS) * 1000);
     const dialect = this.db.dialect;
-    return this.db.transaction(async (m) => {
+    const result = await this.db.transaction(async (m) => {
       const session = await this.requireLiveSession(m, input.session_id);
       const path = normalizeFilePath(input.file_path, await this.settings.pathRules(m, session.project_id));
       // Taken when free, expired, ours (renewal), held by a closed session, or forced.
@@ -101,24 +99,116 @@ export class FileLocksService implements OnModuleInit {
       );
       // Claiming is activity: it keeps the session from being swept.
       await m.update(Session, { id: session.id }, { last_seen: now });
+      // Whoever held the file before: told once this claim took it (lapsed, or taken by force).
+      const before = await m.findOneBy(FileLock, { project_id: session.project_id, file_path: path });
       for (let attempt = 0; ; attempt++) {
         const rows: { claimed_at: Date | string; expires_at: Date | string }[] = await m.query(sql, params);
-        if (rows.length > 0) return claimed(path, session.id, rows[0]);
+        if (rows.length > 0) {
+          const lost: NewNotice[] =
+            before && before.session_id !== session.id
+              ? [
+                  {
+                    projectId: session.project_id,
+                    sessionId: before.session_id,
+                    kind: new Date(before.expires_at) <= now ? 'lock_expired' : 'lock_taken',
+                    filePath: path,
+                    takenById: session.id,
+                    at: now,
+                  },
+                ]
+              : [];
+          return { claim: claimed(path, session.id, rows[0]), session, told: await this.notices.record(m, lost) };
+        }
         const holder = (await this.locksOf(m, session.project_id, now, path))[0];
         // The holder let go between the two statements: try once more.
         if (holder || attempt > 0) throw SessionError.fileLocked(path, holder ? toHolder(holder) : unknownHolder(expires));
       }
     });
+    const { claim, session, told } = result;
+    await this.notices.announce(told);
+    const lock: LockView = {
+      file_path: claim.file_path,
+      session_id: session.id,
+      session_name: session.name,
+      session_last_seen: now.toISOString(),
+      claimed_at: claim.claimed_at,
+      expires_at: claim.expires_at,
+    };
+    this.publish('file_lock_claimed', { project_id: session.project_id, lock });
+    return claim;
   }
   /** Releases a lock the session holds; `released: false` when it held none. */
   async release(input: ReleaseFileDto): Promise<{ released: boolean; file_path: string }> {
-    return this.db.transaction(async (m) => {
+    const { released, path, session } = await this.db.transaction(async (m) => {
       const session = await m.findOneBy(Session, { id: input.session_id });
       if (!session) throw SessionError.notFound(input.session_id);
       const path = normalizeFilePath(input.file_path, await this.settings.pathRules(m, session.project_id));
       const result = await m.delete(FileLock, { project_id: session.project_id, file_path: path, session_id: session.id });
-      return { released: Boolean(result.affected), file_path: path };
+      return { released: Boolean(result.affected), path, session };
     });
+    if (released) this.publish('file_lock_released', { project_id: session.project_id, file_path: path, session_id: session.id, forced: false });
+    return { released, file_path: path };
+  }
+
+  /** Frees a file whatever live session holds it (a person's decision, from the dashboard); 404 when no live lock is on it. */
+  async forceRelease(projectId: string, filePath: string): Promise<ForcedRelease> {
+    const released = await this.db.transaction(async (m) => {
+      await requireProject(m, projectId);
+      const path = normalizeFilePath(filePath, await this.settings.pathRules(m, projectId));
+      const holder = (await this.locksOf(m, projectId, this.clock.now(), path))[0];
+      if (!holder) throw SessionError.noLiveLock(path);
+      await m.delete(FileLock, { project_id: projectId, file_path: path, session_id: holder.session_id });
+      const told = await this.notices.record(m, [{ projectId, sessionId: holder.session_id, kind: 'lock_taken', filePath: path, takenById: null, at: this.clock.now() }]);
+      return { released: true as const, file_path: path, session_id: holder.session_id, told };
+    });
+    await this.notices.announce(released.told);
+    this.publish('file_lock_released', { project_id: projectId, file_path: released.file_path, session_id: released.session_id, forced: true });
+    return { released: true, file_path: released.file_path, session_id: released.session_id };
+  }
+
+  /**
+   * The sweeper's part: the current tenant's locks that lapsed while their session is still
+   * live are removed, and each holder is told (lock_expired) once. A lapsed lock already gave
+   * the file up; removing it keeps the notice from being given twice.
+   */
+  async sweepLapsed(): Promise<number> {
+    const now = this.clock.now();
+    const told = await this.db.transaction(async (m) => {
+      const dialect = this.db.dialect;
+      const [sql, params] = bindParams(
+        dialect,
+        `SELECT l.id, l.project_id, l.session_id, l.file_path, l.expires_at FROM file_locks l JOIN sessions s ON s.id = l.session_id
+          WHERE l.expires_at <= $1 AND s.status = 'active' AND s.kind <> 'handoff' ORDER BY l.expires_at LIMIT 500`,
+        [sqlTimestamp(dialect, now)],
+      );
+      const lapsed: { id: string; project_id: string; session_id: string; file_path: string; expires_at: Date | string }[] = await m.query(sql, params);
+      if (lapsed.length === 0) return [];
+      // Conditional on still being lapsed: a renewal that landed meanwhile keeps its lock, untold.
+      const gone: typeof lapsed = [];
+      for (const l of lapsed) {
+        const [dsql, dparams] = bindParams(dialect, 'DELETE FROM file_locks WHERE id = $1 AND expires_at <= $2 RETURNING id', [l.id, sqlTimestamp(dialect, now)]);
+        const result: unknown = await m.query(dsql, dparams);
+        const rows = (Array.isArray(result) && Array.isArray(result[0]) ? result[0] : result) as unknown[];
+        if (rows.length > 0) gone.push(l);
+      }
+      return this.notices.record(
+        m,
+        gone.map((l) => ({
+          projectId: l.project_id,
+          sessionId: l.session_id,
+          kind: 'lock_expired' as const,
+          filePath: l.file_path,
+          takenById: null,
+          at: fromSqlTimestamp(l.expires_at),
+        })),
+      );
+    });
+    await this.notices.announce(told);
+    return told.length;
+  }
+
+  private publish(event: 'file_lock_claimed' | 'file_lock_released', data: Record<string, unknown>) {
+    this.events.publish({ tenantId: currentTenant().tenantId, event, data });
   }
 
   /** Live locks of a project: unexpired and held by an active session. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ExtensionRegistry } from '../../common/extensions/extension-registry';
 import { Session } from './session.entity';
 
 /** How a handover treats what it moves: file locks are held until `locksUntil`. */
@@ -22,25 +23,18 @@ export interface SessionHandover {
  * what a session's end means to them (SessionCloseHooks).
  */
 @Injectable()
-export class SessionHandovers {
-  private readonly handovers = new Map<string, SessionHandover>();
-
-  register(name: string, handover: SessionHandover): void {
-    if (this.handovers.has(name)) throw new Error(`session handover ${name} registered twice`);
-    this.handovers.set(name, handover);
+export class SessionHandovers extends ExtensionRegistry<SessionHandover> {
+  constructor() {
+    super('session handover');
   }
 
   /** Runs every handover; answers what moved, per module name. */
   async runAll(manager: EntityManager, from: Session, to: Session, options: HandoverOptions): Promise<Record<string, number>> {
-    const moved: Record<string, number> = {};
-    for (const [name, handover] of this.handovers) moved[name] = await handover.move(manager, from, to, options);
-    return moved;
+    return Object.fromEntries(await this.runInOrder((handover) => handover.move(manager, from, to, options)));
   }
 
   /** What `sessionId` holds, per module name. */
   async countAll(manager: EntityManager, sessionId: string): Promise<Record<string, number>> {
-    const held: Record<string, number> = {};
-    for (const [name, handover] of this.handovers) held[name] = await handover.count(manager, sessionId);
-    return held;
+    return Object.fromEntries(await this.runInOrder((handover) => handover.count(manager, sessionId)));
   }
 }

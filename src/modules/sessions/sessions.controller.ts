@@ -1,9 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
+import { ForceReleaseFileDto } from './dto/force-release-file.dto';
+import { ListSessionsQueryDto } from './dto/list-sessions-query.dto';
 import { RegisterSessionDto } from './dto/register-session.dto';
 import { SessionIdDto } from './dto/session-id.dto';
 import { UpdateSessionDto } from './dto/update-session.dto';
-import { FileLocksService, LockView } from './file-locks.service';
+import { FileLocksService, ForcedRelease, LockView } from './file-locks.service';
 import { SessionView } from './session.view';
 import { CloseResult, SessionsService } from './sessions.service';
 
@@ -42,12 +44,19 @@ export class SessionsController {
   }
 
   @Get('projects/:project_id/sessions')
-  listActive(@Param() params: ProjectIdDto): Promise<SessionView[]> {
-    return this.sessions.listActive(params.project_id);
+  listActive(@Param() params: ProjectIdDto, @Query() query: ListSessionsQueryDto): Promise<SessionView[]> {
+    return this.sessions.listActive(params.project_id, query.include_closed);
   }
 
   @Get('projects/:project_id/file-locks')
   fileLocks(@Param() params: ProjectIdDto): Promise<LockView[]> {
     return this.locks.list(params.project_id);
+  }
+
+  /** A person frees a file whatever session holds it (the dashboard's force-release). */
+  @Post('projects/:project_id/file-locks/release')
+  @HttpCode(200)
+  forceRelease(@Param() params: ProjectIdDto, @Body() body: ForceReleaseFileDto): Promise<ForcedRelease> {
+    return this.locks.forceRelease(params.project_id, body.file_path);
   }
 }

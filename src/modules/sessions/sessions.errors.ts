@@ -1,4 +1,5 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum SessionErrorCode {
   NotFound = 'SESSION_NOT_FOUND',
@@ -6,6 +7,13 @@ export enum SessionErrorCode {
   FileLocked = 'FILE_LOCKED',
   LockNotHeld = 'LOCK_NOT_HELD',
 }
+
+const STATUS: StatusTable<SessionErrorCode> = {
+  [SessionErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [SessionErrorCode.Closed]: HttpStatus.CONFLICT,
+  [SessionErrorCode.FileLocked]: HttpStatus.CONFLICT,
+  [SessionErrorCode.LockNotHeld]: HttpStatus.NOT_FOUND,
+};
 
 export interface LockHolder {
   holder_session_id: string;
@@ -15,9 +23,7 @@ export interface LockHolder {
   expires_at: string;
 }
 
-export class SessionError extends DomainError<SessionErrorCode> {
-  private holder?: LockHolder;
-
+export class SessionError extends DomainErrorOf(STATUS) {
   static notFound(id: string) {
     return new SessionError(SessionErrorCode.NotFound, `session not found: ${id}`);
   }
@@ -27,34 +33,18 @@ export class SessionError extends DomainError<SessionErrorCode> {
   }
 
   static fileLocked(filePath: string, holder: LockHolder) {
-    const error = new SessionError(
+    return new SessionError(
       SessionErrorCode.FileLocked,
       `${filePath} is locked by session ${holder.holder_name} (${holder.holder_session_id}), last seen ${holder.holder_last_seen}, until ${holder.expires_at}; pass force=true to take it over`,
+      { claimed: false, ...holder },
     );
-    error.holder = holder;
-    return error;
+  }
+
+  static noLiveLock(filePath: string) {
+    return new SessionError(SessionErrorCode.LockNotHeld, `no session holds a lock on ${filePath}`);
   }
 
   static lockNotHeld(filePath: string, sessionId: string) {
     return new SessionError(SessionErrorCode.LockNotHeld, `session ${sessionId} holds no lock on ${filePath}`);
-  }
-
-  override get extra() {
-    return this.holder ? { claimed: false, ...this.holder } : undefined;
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case SessionErrorCode.NotFound:
-        return 404;
-      case SessionErrorCode.Closed:
-        return 409;
-      case SessionErrorCode.FileLocked:
-        return 409;
-      case SessionErrorCode.LockNotHeld:
-        return 404;
-      default:
-        return assertUnreachable(this.code);
-    }
   }
 }

@@ -14,6 +14,7 @@ import { UpdateSessionDto } from './dto/update-session.dto';
 import { defaultHumanId } from './human-id.util';
 import { Session, SessionCloseReason } from './session.entity';
 import { SessionCloseHooks } from './session-close-hooks';
+import { SessionNotices, SessionNoticeView } from './session-notices.service';
 import { SessionView, toSessionView } from './session.view';
 import { SessionError } from './sessions.errors';
 import { findById } from '../../database/find-by-id';
@@ -21,6 +22,8 @@ import { findById } from '../../database/find-by-id';
 const MAX_STATE_BYTES = 16 * 1024;
 /** Sessions closed per sweep transaction batch: keeps one sweep of a busy tenant from holding locks long. */
 const SWEEP_BATCH = 200;
+/** Closed sessions a project's list shows at most (include_closed). */
+const CLOSED_LISTED = 50;
 
 export interface CloseResult {
   session: SessionView;
@@ -37,6 +40,7 @@ export class SessionsService {
     private readonly events: RealtimeEvents,
     private readonly domainEvents: DomainEvents,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly notices: SessionNotices,
   ) {}
 
   /** Registers a new active session. Its default name is unique: `<human>-<first 8 of its id>`. */
@@ -70,23 +74,34 @@ export class SessionsService {
     return toSessionView(await this.db.read((m) => this.require(m, id)));
   }
 
-  /** The active sessions of a project, most recently seen first. */
-  async listActive(projectId: string): Promise<SessionView[]> {
+  /** The active sessions of a project, most recently seen first; with `includeClosed`, then the most recently closed. */
+  async listActive(projectId: string, includeClosed = false): Promise<SessionView[]> {
     const sessions = await this.db.read(async (m) => {
       await requireProject(m, projectId);
-      return m.find(Session, { where: { project_id: projectId, status: 'active' }, order: { last_seen: 'DESC', id: 'ASC' } });
+      const active = await m.find(Session, { where: { project_id: projectId, status: 'active' }, order: { last_seen: 'DESC', id: 'ASC' } });
+      if (!includeClosed) return active;
+      const closed = await m.find(Session, { where: { project_id: projectId, status: 'closed' }, order: { closed_at: 'DESC', id: 'ASC' }, take: CLOSED_LISTED });
+      return [...active, ...closed];
     });
     return sessions.map(toSessionView);
   }
 
-  /** Refreshes last_seen. `ok` is false once the session is closed (its owner should start a new one). */
-  async heartbeat(id: string): Promise<{ ok: boolean; status: 'active' | 'closed' }> {
-    return this.db.transaction(async (m) => {
-      const result = await m.update(Session, { id, status: 'active' }, { last_seen: this.clock.now() });
-      if (result.affected) return { ok: true, status: 'active' as const };
+  /**
+   * Refreshes last_seen. `ok` is false once the session is closed (its owner should start a new
+   * one). `notices`: what the session lost since its last call (a lock, a claim), each told once.
+   */
+  async heartbeat(id: string): Promise<{ ok: boolean; status: 'active' | 'closed'; notices: SessionNoticeView[] }> {
+    const beat = await this.db.transaction(async (m) => {
+      const now = this.clock.now();
+      const result = await m.update(Session, { id, status: 'active' }, { last_seen: now });
+      if (result.affected) {
+        this.events.publish({ tenantId: currentTenant().tenantId, event: 'session_seen', data: { session_id: id, last_seen: now.toISOString() } });
+        return { ok: true, status: 'active' as const };
+      }
       await this.require(m, id);
       return { ok: false, status: 'closed' as const };
     });
+    return { ...beat, notices: beat.ok ? await this.notices.take(id) : [] };
   }
 
   async update(id: string, input: UpdateSessionDto): Promise<SessionView> {
@@ -111,6 +126,7 @@ export class SessionsService {
    * Closing a closed session changes nothing.
    */
   async close(id: string, reason: SessionCloseReason = 'closed'): Promise<CloseResult> {
+    await this.closeHooks.prepareAll();
     const result = await this.db.transaction(async (m) => {
       const closedNow = await this.closeIn(m, id, reason);
       return { session: await this.require(m, id), closedNow };
@@ -158,6 +174,7 @@ export class SessionsService {
   async sweep(cutoff: Date): Promise<number> {
     let swept = 0;
     const now = this.clock.now();
+    await this.closeHooks.prepareAll();
     for (;;) {
       const closed = await this.db.transaction(async (m) => {
         const stale = await m.find(Session, {

@@ -6,7 +6,8 @@ import { ThrottledLog } from '../../common/logging/throttled-log';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
-import { TenantsService } from '../tenants/tenants.service';
+import { TenantDirectory } from '../tenants/tenant-directory.service';
+import { FileLocksService } from './file-locks.service';
 import { SessionsService } from './sessions.service';
 
 /** Advisory lock key: one instance sweeps at a time on a shared Postgres. */
@@ -15,7 +16,8 @@ const SWEEP_LOCK = 0x73776570; // "swep"
 /**
  * Closes sessions that stopped talking (no heartbeat or call for
  * SERVICE_SESSION_TIMEOUT_SECONDS) in every tenant, every
- * SERVICE_SWEEP_INTERVAL_SECONDS. With several instances on one Postgres, an
+ * SERVICE_SWEEP_INTERVAL_SECONDS, and removes the file locks that lapsed under
+ * live sessions, telling each holder (lock_expired). With several instances on one Postgres, an
  * advisory lock lets one of them sweep; each close is conditional anyway.
  * On shutdown the sweep in progress stops after its current tenant and is
  * waited for before the database connections close.
@@ -30,7 +32,8 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
 
   constructor(
     private readonly sessions: SessionsService,
-    private readonly tenants: TenantsService,
+    private readonly fileLocks: FileLocksService,
+    private readonly tenants: TenantDirectory,
     private readonly clock: Clock,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -79,6 +82,8 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
         if (this.stopping) break;
         try {
           total += await runWithTenant(tenant, () => this.sessions.sweep(cutoff));
+          // Then the locks that lapsed under sessions still live: each holder is told once.
+          await runWithTenant(tenant, () => this.fileLocks.sweepLapsed());
         } catch (error) {
           if (isDatabaseUnavailable(error)) this.unavailable.warn('session sweep skipped tenants: their database is unavailable', { error: (error as Error).message });
           else this.logger.error({ msg: 'session sweep failed for a tenant', tenant_id: tenant.tenantId, error: (error as Error).message });

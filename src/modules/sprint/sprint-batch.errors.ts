@@ -9,14 +9,10 @@ export class SprintBatchError extends DomainError<string> {
     readonly index: number,
     private readonly inner: DomainError,
   ) {
-    super(inner.code, `items[${index}]: ${inner.detail}; nothing in the batch was applied`, { cause: inner });
+    super(inner.code, `items[${index}]: ${inner.detail}; nothing in the batch was applied`, { ...inner.extra, index }, { cause: inner });
   }
 
   get httpStatus(): number {
     return this.inner.httpStatus;
-  }
-
-  override get extra() {
-    return { ...this.inner.extra, index: this.index };
   }
 }

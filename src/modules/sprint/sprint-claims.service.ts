@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { In } from 'typeorm';
 import { sqlTimestamp } from '../../../libs/tenancy';
+import { Worktree } from '../executor/worktree.entity';
+import { toWorktreeView, WorktreeView } from '../executor/executor.views';
+import { ProjectSettingsService } from '../project-settings/project-settings.service';
 import { requireProject } from '../projects/require-project.util';
 import { FileLocksService } from '../sessions/file-locks.service';
 import { Session } from '../sessions/session.entity';
@@ -15,7 +19,8 @@ import { itemFromRow, SprintItemView, toSprintItemView } from './sprint-item.vie
 import { queryRows, requireItem } from './sprint-store.util';
 import { SprintTrack } from './sprint-track.entity';
 import { SprintTx } from './sprint-tx';
-import { WaitingItem, waitingItems } from './sprint-waiting.util';
+import { WaitingItem } from './sprint-waiting-gates.util';
+import { waitingItems } from './sprint-waiting.util';
 import { Claimant, NEXT_CLAIMABLE_STATUSES, TERMINAL_STATUSES } from './sprint.constants';
 import { SprintError } from './sprint.errors';
 
@@ -31,6 +36,8 @@ export interface ClaimResult {
   waiting_items?: WaitingItem[];
   /** How many waiting items the list leaves out. */
   waiting_not_listed?: number;
+  /** auto_worktrees: the worktree record a worker's new claim got. */
+  worktree?: WorktreeView;
 }
 
 /**
@@ -43,6 +50,7 @@ export class SprintClaimsService {
   constructor(
     private readonly sprint: SprintDb,
     private readonly locks: FileLocksService,
+    private readonly settings: ProjectSettingsService,
   ) {}
 
   /** Claims `itemRef` (id, slug or nickname), or without it the next claimable item of the project. */
@@ -88,7 +96,42 @@ export class SprintClaimsService {
     // Claiming is activity: it keeps the session from being swept (on Postgres the claim statement did it).
     if (!claimTouchesSession(tx.dialect)) await tx.m.update(Session, { id: sessionId }, { last_seen: tx.now });
     tx.changed('claimed', item);
-    return { claimed: true, item: toSprintItemView(item) };
+    const worktree = await this.autoWorktree(tx, item, sessionId);
+    return { claimed: true, item: toSprintItemView(item), ...(worktree ? { worktree } : {}) };
+  }
+
+  /**
+   * auto_worktrees: an executor (a `worker` session) that claims an item gets a
+   * worktree record for it, `.worktrees/<slug>` on branch `baton/<slug>`, for
+   * the executor to create on its machine. An item claimed again (after a
+   * requeue) keeps its record, handed to the new claimer.
+   */
+  private async autoWorktree(tx: SprintTx, item: SprintItem, sessionId: string): Promise<WorktreeView | null> {
+    if (!(await this.settings.read(tx.m, tx.projectId)).auto_worktrees) return null;
+    const session = await tx.m.findOneBy(Session, { id: sessionId });
+    if (session?.kind !== 'worker') return null;
+    const existing = await tx.m.findOneBy(Worktree, { sprint_item_id: item.id });
+    if (existing) {
+      const updated = { ...existing, session_id: sessionId, machine_id: null, status: 'active' as const, cleanup_reason: null, updated_at: tx.now };
+      await tx.m.update(Worktree, { id: existing.id }, { session_id: sessionId, machine_id: null, status: 'active', cleanup_reason: null, updated_at: tx.now });
+      return toWorktreeView(updated);
+    }
+    const worktree: Worktree = {
+      id: randomUUID(),
+      project_id: tx.projectId,
+      machine_id: null,
+      session_id: sessionId,
+      path: `.worktrees/${item.slug}`,
+      branch: `baton/${item.slug}`,
+      status: 'active',
+      cleanup_reason: null,
+      sprint_item_id: item.id,
+      merge_status: null,
+      created_at: tx.now,
+      updated_at: tx.now,
+    };
+    await tx.m.insert(Worktree, worktree);
+    return toWorktreeView(worktree);
   }
 
   /** Gives an item back, only if `sessionId` holds it; it returns to pending. */

@@ -3,6 +3,7 @@ import { TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { requireProject } from '../projects/require-project.util';
+import { RecordedNotice, SessionNotices } from '../sessions/session-notices.service';
 import { SprintEvents } from './sprint-events.service';
 import { SprintTx } from './sprint-tx';
 
@@ -20,6 +21,7 @@ export class SprintDb {
     private readonly db: TenantDb,
     private readonly clock: Clock,
     private readonly events: SprintEvents,
+    private readonly notices: SessionNotices,
   ) {}
 
   get dialect() {
@@ -38,13 +40,17 @@ export class SprintDb {
     const { checkProject = true, retryOnUniqueViolation = false } = options;
     for (let attempt = 1; ; attempt++) {
       let tx: SprintTx | undefined;
+      let told: RecordedNotice[] = [];
       try {
         const result = await this.db.transaction(async (m) => {
           tx = new SprintTx(m, this.db.dialect, projectId, this.clock.now());
           if (checkProject) await requireProject(m, projectId);
-          return work(tx);
+          const answer = await work(tx);
+          told = await this.notices.record(m, tx.lostClaims);
+          return answer;
         });
         this.events.publish(tx!.changes);
+        await this.notices.announce(told);
         return result;
       } catch (error) {
         if (retryOnUniqueViolation && attempt < 4 && isUniqueViolation(error)) continue;

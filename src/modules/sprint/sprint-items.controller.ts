@@ -6,13 +6,14 @@ import { CreateSprintItemDto } from './dto/create-sprint-item.dto';
 import { ProspectSprintItemDto } from './dto/planning.dto';
 import { SprintItemRefDto } from './dto/sprint-item-ref.dto';
 import { ListSprintItemsQueryDto } from './dto/sprint-queries.dto';
-import { CloseSprintItemDto, CompleteSprintItemDto, PushSprintItemDto } from './dto/transition.dto';
+import { CloseSprintItemDto, CompleteSprintItemDto, PushSprintItemDto, VerifySprintItemDto } from './dto/transition.dto';
 import { UpdateSprintItemDto } from './dto/update-sprint-item.dto';
 import { ClaimResult, SprintClaimsService } from './sprint-claims.service';
 import { SprintItemView } from './sprint-item.view';
 import { SprintItemsService } from './sprint-items.service';
 import { SprintPlanning } from './sprint-planning.service';
 import { SprintTransitions } from './sprint-transitions.service';
+import { SprintVerifications, VerificationView, VerifyResult } from './sprint-verifications.service';
 
 /** /projects/{project_id}/sprint-items: the items, their claims and their transitions. */
 @Controller('projects/:project_id/sprint-items')
@@ -22,6 +23,7 @@ export class SprintItemsController {
     private readonly claims: SprintClaimsService,
     private readonly transitions: SprintTransitions,
     private readonly planning: SprintPlanning,
+    private readonly verifications: SprintVerifications,
   ) {}
 
   @Get()
@@ -73,6 +75,18 @@ export class SprintItemsController {
   @HttpCode(200)
   complete(@Param() params: SprintItemRefDto, @Body() body: CompleteSprintItemDto): Promise<SprintItemView> {
     return this.transitions.complete(params.project_id, params.item_id, body);
+  }
+
+  /** A session other than the claimer records a pass, or a failure with its note (the item stays in progress). */
+  @Post(':item_id/verify')
+  @HttpCode(200)
+  verify(@Param() params: SprintItemRefDto, @Body() body: VerifySprintItemDto): Promise<VerifyResult> {
+    return this.verifications.verify(params.project_id, params.item_id, body);
+  }
+
+  @Get(':item_id/verifications')
+  listVerifications(@Param() params: SprintItemRefDto): Promise<VerificationView[]> {
+    return this.verifications.list(params.project_id, params.item_id);
   }
 
   @Post(':item_id/fail')

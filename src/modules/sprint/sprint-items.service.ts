@@ -16,6 +16,7 @@ import { SprintItem } from './sprint-item.entity';
 import { SprintItemView, toSprintItemView } from './sprint-item.view';
 import { declaresFiles, parseResources } from './sprint-resources.util';
 import { ProjectSettingsService } from '../project-settings/project-settings.service';
+import { BoardReadCache } from '../push/board-read-cache.service';
 import { requireItem } from './sprint-store.util';
 import { SprintTx } from './sprint-tx';
 import { ACTIVE_STATUSES, DUPLICATE_BLOCKING_STATUSES, LIST_LIMIT_DEFAULT, PATCHABLE_STATUSES, PRIORITY_RANK, SprintItemStatus, TERMINAL_STATUSES } from './sprint.constants';
@@ -38,6 +39,7 @@ export class SprintItemsService {
     private readonly dependencies: SprintDependencies,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly settings: ProjectSettingsService,
+    private readonly board: BoardReadCache,
   ) {}
 
   /** Declared resources, file paths spelled by the project's rules (read only when a file is declared). */
@@ -47,6 +49,11 @@ export class SprintItemsService {
 
   /** Items of a project, most urgent first, then oldest first. */
   async list(projectId: string, query: ListSprintItemsQueryDto): Promise<SprintItemView[]> {
+    const key = `sprint-items:${projectId}:${query.status ?? ''}:${query.version ?? ''}:${query.limit ?? ''}:${query.offset ?? ''}`;
+    return this.board.read(key, () => this.listNow(projectId, query));
+  }
+
+  private listNow(projectId: string, query: ListSprintItemsQueryDto): Promise<SprintItemView[]> {
     return this.sprint.run(projectId, async (tx) => {
       const items = await tx.m.find(SprintItem, {
         where: { project_id: projectId, ...(query.status ? { status: In(expandStatuses(query.status)) } : {}), ...(query.version ? { version: query.version } : {}) },
@@ -187,6 +194,7 @@ export class SprintItemsService {
       next.claimant = null;
       next.completed_at = null;
       next.pushed_to = null;
+      tx.claimLost(item, null);
     }
     const { id, project_id, ...changes } = next;
     const result = await tx.m.update(SprintItem, { id, project_id, status: item.status }, changes);
@@ -206,6 +214,7 @@ export class SprintItemsService {
   /** Deletes an item; its subtasks stay as top-level items and its dependents lose the dependency. */
   async removeIn(tx: SprintTx, item: SprintItem, duplicates?: DuplicateIndex): Promise<void> {
     await tx.m.delete(SprintItem, { id: item.id, project_id: item.project_id });
+    tx.claimLost(item, null);
     duplicates?.remove(item.id);
     tx.deleted(item.id);
   }

@@ -7,7 +7,9 @@ import { SprintItem } from './sprint-item.entity';
 import { SprintItemView, toSprintItemView } from './sprint-item.view';
 import { expandStatuses } from './sprint-items.service';
 import { declaresFiles, parseResource } from './sprint-resources.util';
-import { ACTIVE_STATUSES, SprintItemStatus } from './sprint.constants';
+import { WaitingItem } from './sprint-waiting-gates.util';
+import { waitingItems } from './sprint-waiting.util';
+import { ACTIVE_STATUSES, Claimant, LIST_LIMIT_MAX, NEXT_CLAIMABLE_STATUSES, SprintItemStatus } from './sprint.constants';
 
 export interface PendingCount {
   pending_count: number;
@@ -28,6 +30,18 @@ export interface TestCoverageExpected {
   reason: string;
   items: CoverageItem[];
 }
+
+/** GET sprint/gates: the todo and pending items a next-claim would pass over, each with every gate holding it. */
+export interface SprintGates {
+  claimant: Claimant;
+  /** Todo and pending items in all, claimable or not. */
+  waiting: number;
+  /** The held ones in serving order (an item not listed is claimable now). */
+  items: WaitingItem[];
+}
+
+/** No session: a file lock held by any live session holds the item. */
+const NO_SESSION = '00000000-0000-0000-0000-000000000000';
 
 const TEST_WORDS = /\b(tests?|testing|specs?|coverage|regression|e2e|unit)\b/i;
 const TEST_FILE = /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec|e2e-spec)\.[a-z]+$/i;
@@ -55,6 +69,19 @@ export class SprintQueries {
       const byStatus: Record<string, number> = Object.fromEntries(ACTIVE_STATUSES.map((s) => [s, 0]));
       for (const r of rows) byStatus[r.status] = Number(r.n);
       return { pending_count: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus, version: version ?? null };
+    });
+  }
+
+  /**
+   * Why each waiting item is not claimable now, as a next-claim by `claimant` outside any session would see it
+   * (the same gate conditions and details as a next-claim that found nothing, for every item rather than the first 20).
+   */
+  async gates(projectId: string, claimant: Claimant = 'ai'): Promise<SprintGates> {
+    return this.sprint.read(projectId, async (tx) => {
+      const waiting = await tx.m.count(SprintItem, { where: { project_id: projectId, status: In([...NEXT_CLAIMABLE_STATUSES]) } });
+      const listed = waiting === 0 ? [] : await waitingItems(tx, NO_SESSION, claimant, LIST_LIMIT_MAX);
+      // "contended" means no gate held the item as it was read: it is claimable.
+      return { claimant, waiting, items: listed.filter((w) => w.gates.some((g) => g.gate !== 'contended')) };
     });
   }
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { execFile } from 'node:child_process';
 import { isAbsolute } from 'node:path';
-import { promisify } from 'node:util';
 import { In } from 'typeorm';
+import { GitError, runGit } from '../../common/git/run-git';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
+import { CodehostCommits } from '../codehost/codehost-commits.service';
 import { ProjectSettingsService } from '../project-settings/project-settings.service';
 import { SprintDb } from './sprint-db.service';
 import { SprintItem } from './sprint-item.entity';
@@ -12,8 +12,8 @@ import { significantWords } from './sprint-text.util';
 import { ACTIVE_STATUSES, DUPLICATE_OVERLAP } from './sprint.constants';
 import { SprintError } from './sprint.errors';
 
-const run = promisify(execFile);
-const GIT_TIMEOUT_MS = 10_000;
+/** A long history of large commits stays within this. */
+const GIT_LOG_MAX_BYTES = 16 * 1024 * 1024;
 
 interface Commit {
   sha: string;
@@ -32,7 +32,10 @@ export interface ReconcileMatch {
 }
 
 export interface ReconcileReport {
-  repo_path: string;
+  /** Where the commits were read: the local checkout (self-hosted) or the connected repository through the code host. */
+  source: 'git' | 'codehost';
+  /** The local checkout read (null when read through the code host). */
+  repo_path: string | null;
   commits_scanned: number;
   items_checked: number;
   /** Active items that recent commits seem to have done: check them, then complete them. Nothing is changed here. */
@@ -41,7 +44,9 @@ export interface ReconcileReport {
 
 /**
  * GET /projects/{id}/reconcile: pending work against the project's recent
- * commits (self-hosted, executor_config.repo_path). A commit matches an item
+ * commits: the local checkout's (self-hosted, executor_config.repo_path), or
+ * the connected repository's through the code-host client (hosted, or
+ * self-hosted without a checkout). A commit matches an item
  * when it names its slug or nickname, when its subject shares most words with
  * the title (60 % of its words), or when it changed a file the item
  * declares. Read-only: a person or an agent decides what to complete.
@@ -52,34 +57,39 @@ export class SprintReconcile {
     private readonly sprint: SprintDb,
     private readonly settings: ProjectSettingsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly codehost: CodehostCommits,
   ) {}
 
   async reconcile(projectId: string, limit = 50): Promise<ReconcileReport> {
-    const { repoPath, items } = await this.sprint.run(projectId, async (tx) => {
-      // The project is checked first: another tenant's id is not found, whatever the mode.
-      if (this.config.isHosted) throw SprintError.reconcileUnavailable();
-      return {
-        repoPath: (await this.settings.read(tx.m, projectId)).executor_config.repo_path,
-        items: await tx.m.find(SprintItem, { where: { project_id: projectId, status: In([...ACTIVE_STATUSES]) }, order: { priority_rank: 'ASC', added_at: 'ASC' } }),
-      };
-    });
-    if (!repoPath) throw SprintError.noRepository();
-    if (!isAbsolute(repoPath)) throw SprintError.repositoryUnavailable('executor_config.repo_path must be an absolute path');
-    const commits = await readCommits(repoPath, limit);
-    const matches: ReconcileMatch[] = [];
-    for (const item of items) {
-      const found = commits.map((c) => ({ commit: c, reasons: reasonsFor(item, c) })).filter((x) => x.reasons.length > 0);
-      if (found.length === 0) continue;
-      matches.push({
-        item_id: item.id,
-        slug: item.slug,
-        title: item.title,
-        status: item.status,
-        commits: found.map(({ commit, reasons }) => ({ sha: commit.sha, subject: commit.subject, committed_at: commit.committed_at, reasons })),
-      });
+    const { repoPath, items } = await this.sprint.run(projectId, async (tx) => ({
+      // The server's disk is no tenant's: hosted, a repo_path is never opened.
+      repoPath: this.config.isHosted ? undefined : (await this.settings.read(tx.m, projectId)).executor_config.repo_path,
+      items: await tx.m.find(SprintItem, { where: { project_id: projectId, status: In([...ACTIVE_STATUSES]) }, order: { priority_rank: 'ASC', added_at: 'ASC' } }),
+    }));
+    if (!repoPath) {
+      const commits = await this.codehost.recent(projectId, limit);
+      if (!commits) throw this.config.isHosted ? SprintError.reconcileUnavailable() : SprintError.noRepository();
+      return { source: 'codehost', repo_path: null, ...matchCommits(items, commits) };
     }
-    return { repo_path: repoPath, commits_scanned: commits.length, items_checked: items.length, matches };
+    if (!isAbsolute(repoPath)) throw SprintError.repositoryUnavailable('executor_config.repo_path must be an absolute path');
+    return { source: 'git', repo_path: repoPath, ...matchCommits(items, await readCommits(repoPath, limit)) };
   }
+}
+
+function matchCommits(items: SprintItem[], commits: Commit[]): Omit<ReconcileReport, 'source' | 'repo_path'> {
+  const matches: ReconcileMatch[] = [];
+  for (const item of items) {
+    const found = commits.map((c) => ({ commit: c, reasons: reasonsFor(item, c) })).filter((x) => x.reasons.length > 0);
+    if (found.length === 0) continue;
+    matches.push({
+      item_id: item.id,
+      slug: item.slug,
+      title: item.title,
+      status: item.status,
+      commits: found.map(({ commit, reasons }) => ({ sha: commit.sha, subject: commit.subject, committed_at: commit.committed_at, reasons })),
+    });
+  }
+  return { commits_scanned: commits.length, items_checked: items.length, matches };
 }
 
 function reasonsFor(item: SprintItem, commit: Commit): string[] {
@@ -101,13 +111,10 @@ function reasonsFor(item: SprintItem, commit: Commit): string[] {
 async function readCommits(repoPath: string, limit: number): Promise<Commit[]> {
   let stdout: string;
   try {
-    ({ stdout } = await run('git', ['-C', repoPath, '-c', 'core.quotepath=off', 'log', `-n${limit}`, '--no-merges', '--name-only', '--format=%x1e%H%x1f%cI%x1f%s%x1f%b%x1f'], {
-      timeout: GIT_TIMEOUT_MS,
-      maxBuffer: 16 * 1024 * 1024,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, GIT_TERMINAL_PROMPT: '0' },
-    }));
+    stdout = await runGit(repoPath, ['log', `-n${limit}`, '--no-merges', '--name-only', '--format=%x1e%H%x1f%cI%x1f%s%x1f%b%x1f'], { maxBytes: GIT_LOG_MAX_BYTES });
   } catch (error) {
-    const reason = ((error as { stderr?: string }).stderr || (error as Error).message).split('\n')[0].trim();
+    if (!(error instanceof GitError)) throw error;
+    const { reason } = error;
     throw SprintError.repositoryUnavailable(/does not have any commits/.test(reason) ? 'the repository has no commits yet' : reason.replace(repoPath, '<repo_path>'));
   }
   return stdout

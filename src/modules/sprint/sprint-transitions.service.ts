@@ -13,10 +13,12 @@ import { SprintEvents } from './sprint-events.service';
 import { SprintItem } from './sprint-item.entity';
 import { SprintItemsService } from './sprint-items.service';
 import { SprintItemView, toSprintItemView } from './sprint-item.view';
+import { rollUpOf } from './sprint-rollup.util';
 import { appendNote, requireItem } from './sprint-store.util';
 import { SprintChangeKind, SprintTx } from './sprint-tx';
+import { SprintVerifications } from './sprint-verifications.service';
 import { SprintWaves } from './sprint-waves.service';
-import { ACTIVE_STATUSES, STALL_LIMIT, SprintItemStatus, TERMINAL_STATUSES } from './sprint.constants';
+import { ACTIVE_STATUSES, STALL_LIMIT, TERMINAL_STATUSES } from './sprint.constants';
 import { SprintError } from './sprint.errors';
 
 export type FinishAction = 'complete' | 'fail' | 'skip' | 'push';
@@ -39,6 +41,7 @@ export class SprintTransitions implements OnModuleInit {
     private readonly events: SprintEvents,
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly verifications: SprintVerifications,
   ) {}
 
   onModuleInit() {
@@ -59,8 +62,14 @@ export class SprintTransitions implements OnModuleInit {
     });
   }
 
-  async complete(projectId: string, ref: string, input: CompleteSprintItemDto): Promise<SprintItemView> {
-    return this.sprint.run(projectId, async (tx) => toSprintItemView(await this.finishIn(tx, await requireItem(tx.m, projectId, ref), 'complete', input)));
+  /** The completed item; `warnings` when it was completed without the verification advisory mode asks for. */
+  async complete(projectId: string, ref: string, input: CompleteSprintItemDto): Promise<SprintItemView & { warnings?: string[] }> {
+    await this.verifications.warm();
+    return this.sprint.run(projectId, async (tx) => {
+      const warnings: string[] = [];
+      const view = toSprintItemView(await this.finishIn(tx, await requireItem(tx.m, projectId, ref), 'complete', input, warnings));
+      return warnings.length ? { ...view, warnings } : view;
+    });
   }
 
   async fail(projectId: string, ref: string, input: CloseSprintItemDto): Promise<SprintItemView> {
@@ -76,15 +85,21 @@ export class SprintTransitions implements OnModuleInit {
   }
 
   /** Applies one finishing action to an item that is still active. */
-  async finishIn(tx: SprintTx, item: SprintItem, action: FinishAction, input: CompleteSprintItemDto & Partial<PushSprintItemDto>): Promise<SprintItem> {
+  async finishIn(tx: SprintTx, item: SprintItem, action: FinishAction, input: CompleteSprintItemDto & Partial<PushSprintItemDto>, warnings: string[] = []): Promise<SprintItem> {
     if (TERMINAL_STATUSES.includes(item.status)) throw SprintError.itemTerminal(item.slug, item.status, action);
     const overridden = await this.overriddenGate(tx, item, action, input);
+    tx.claimLost(item, input.session_id ?? null);
     const next: SprintItem = { ...item, updated_at: tx.now };
     if (overridden) next.notes = appendNote(next.notes, `${capitalised(action)} with force: ${overridden}; reason: ${input.force_reason}`);
     let change: SprintChangeKind;
     if (action === 'complete') {
       const notes = input.notes?.trim() ? input.notes : undefined;
       if (item.required_notes && !notes && !input.task_id && !item.task_id) throw SprintError.evidenceRequired(item.slug);
+      // Done pending verification (provisional) is what a session without a pass may still say.
+      if (!input.provisional) {
+        const warning = await this.verifications.gate(tx, item, input.session_id);
+        if (warning) warnings.push(warning);
+      }
       if (notes) next.notes = appendNote(next.notes, notes);
       if (input.task_id) next.task_id = input.task_id;
       next.status = input.provisional ? 'provisional_complete' : 'done';
@@ -195,33 +210,18 @@ export class SprintTransitions implements OnModuleInit {
     }
   }
 
-  /**
-   * When no subtask of `parentId` is active any more: all done or skipped
-   * makes the parent done; any failed one makes it indeterminate (a person
-   * decides). Pushed subtasks leave the parent as it is.
-   */
+  /** Applies to an active parent what its subtasks make of it once none of them is active (rollUpOf). */
   private async rollUp(tx: SprintTx, parentId: string): Promise<void> {
     const parent = await tx.m.findOneBy(SprintItem, { id: parentId });
     if (!parent || TERMINAL_STATUSES.includes(parent.status)) return;
     const children = await tx.m.find(SprintItem, { select: { id: true, status: true }, where: { parent_id: parentId } });
-    if (children.length === 0 || children.some((c) => ACTIVE_STATUSES.includes(c.status))) return;
-    let status: SprintItemStatus;
-    let note: string;
-    if (children.some((c) => c.status === 'failed')) {
-      if (parent.status === 'indeterminate') return;
-      status = 'indeterminate';
-      note = 'Indeterminate: a subtask failed.';
-    } else if (children.every((c) => c.status === 'done' || c.status === 'skipped')) {
-      status = 'done';
-      note = `Done: all ${children.length} subtasks finished.`;
-    } else {
-      return;
-    }
-    const next: SprintItem = { ...parent, status, notes: appendNote(parent.notes, note), updated_at: tx.now };
-    if (status === 'done') next.completed_at = tx.now;
+    const rollUp = rollUpOf(parent.status, children);
+    if (!rollUp) return;
+    const next: SprintItem = { ...parent, status: rollUp.status, notes: appendNote(parent.notes, rollUp.note), updated_at: tx.now };
+    if (rollUp.status === 'done') next.completed_at = tx.now;
     await this.write(tx, parent, next);
     tx.changed('rolled_up', next);
-    if (status === 'done') await this.afterFinished(tx, next);
+    if (rollUp.status === 'done') await this.afterFinished(tx, next);
   }
 }
 

@@ -1,9 +1,10 @@
 import { EntityManager } from 'typeorm';
 import { Dialect } from '../../../libs/tenancy';
+import type { NewNotice } from '../sessions/session-notices.service';
 import { SprintItem } from './sprint-item.entity';
 
 export type SprintChangeKind =
-  'created' | 'updated' | 'claimed' | 'released' | 'requeued' | 'completed' | 'failed' | 'skipped' | 'pushed' | 'rolled_up' | 'waves_assigned' | 'deleted';
+  'created' | 'updated' | 'claimed' | 'released' | 'requeued' | 'completed' | 'failed' | 'skipped' | 'pushed' | 'rolled_up' | 'waves_assigned' | 'deleted' | 'verified';
 
 export interface SprintChange {
   change: SprintChangeKind;
@@ -18,6 +19,8 @@ export interface SprintChange {
  */
 export class SprintTx {
   readonly changes: SprintChange[] = [];
+  /** Sessions that lost their claim on an item in this work: each is told (SessionNotices). */
+  readonly lostClaims: NewNotice[] = [];
 
   constructor(
     readonly m: EntityManager,
@@ -28,6 +31,12 @@ export class SprintTx {
 
   changed(change: SprintChangeKind, item: SprintItem): void {
     this.changes.push({ change, projectId: item.project_id, item: { ...item }, itemId: item.id });
+  }
+
+  /** `item`, held in progress by a session, is no longer its: taken by `takenById`, or put back (null). */
+  claimLost(item: SprintItem, takenById: string | null): void {
+    if (item.status !== 'in_progress' || !item.claimed_by_session_id || item.claimed_by_session_id === takenById) return;
+    this.lostClaims.push({ projectId: item.project_id, sessionId: item.claimed_by_session_id, kind: 'claim_lost', itemId: item.id, itemRef: item.slug, takenById, at: this.now });
   }
 
   deleted(itemId: string): void {

@@ -2,11 +2,11 @@ import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestj
 import { ProjectIdDto } from '../projects/dto/project-id.dto';
 import { AssignWavesDto, SetTrackStateDto, SprintTrackRefDto, WaveIdDto } from './dto/planning.dto';
 import { SprintBatchDto } from './dto/sprint-batch.dto';
-import { PendingCountQueryDto, ReconcileQueryDto, ResourceQueryDto, TestCoverageQueryDto } from './dto/sprint-queries.dto';
+import { PendingCountQueryDto, ReconcileQueryDto, ResourceQueryDto, SprintGatesQueryDto, TestCoverageQueryDto } from './dto/sprint-queries.dto';
 import { SprintBatchResult, SprintBatchService } from './sprint-batch.service';
 import { SprintItemView } from './sprint-item.view';
 import { SprintPlanning, TrackView } from './sprint-planning.service';
-import { PendingCount, SprintQueries, TestCoverageExpected } from './sprint-queries.service';
+import { PendingCount, SprintGates, SprintQueries, TestCoverageExpected } from './sprint-queries.service';
 import { ReconcileReport, SprintReconcile } from './sprint-reconcile.service';
 import { SprintWaves, WaveAssignment, WaveSummaryView } from './sprint-waves.service';
 
@@ -30,6 +30,11 @@ export class SprintController {
   @Get('sprint/pending_count')
   pendingCount(@Param() params: ProjectIdDto, @Query() query: PendingCountQueryDto): Promise<PendingCount> {
     return this.queries.pendingCount(params.project_id, query.version);
+  }
+
+  @Get('sprint/gates')
+  gates(@Param() params: ProjectIdDto, @Query() query: SprintGatesQueryDto): Promise<SprintGates> {
+    return this.queries.gates(params.project_id, query.claimant);
   }
 
   @Get('sprint/test_coverage_expected')

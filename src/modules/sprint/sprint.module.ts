@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ProfileLayersModule } from '../profile-layers/profile-layers.module';
+import { CodehostModule } from '../codehost/codehost.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { SprintBatchService } from './sprint-batch.service';
 import { SprintClaimsService } from './sprint-claims.service';
@@ -15,11 +17,12 @@ import { SprintPlanningTools } from './sprint-planning.tools';
 import { SprintQueries } from './sprint-queries.service';
 import { SprintReconcile } from './sprint-reconcile.service';
 import { SprintTransitions } from './sprint-transitions.service';
+import { SprintVerifications } from './sprint-verifications.service';
 import { SprintWaves } from './sprint-waves.service';
 import { SprintController } from './sprint.controller';
 
 @Module({
-  imports: [SessionsModule],
+  imports: [SessionsModule, ProfileLayersModule, CodehostModule],
   controllers: [SprintItemsController, SprintController],
   providers: [
     SprintDb,
@@ -29,6 +32,7 @@ import { SprintController } from './sprint.controller';
     SprintItemsService,
     SprintClaimsService,
     SprintTransitions,
+    SprintVerifications,
     SprintWaves,
     SprintBatchService,
     SprintQueries,
@@ -38,6 +42,6 @@ import { SprintController } from './sprint.controller';
     SprintItemsTools,
     SprintPlanningTools,
   ],
-  exports: [SprintItemsService],
+  exports: [SprintItemsService, SprintDb],
 })
 export class SprintModule {}

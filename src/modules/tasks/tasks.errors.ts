@@ -1,4 +1,6 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
+import { Plan } from '../../common/plans';
 import { TaskStatus } from './tasks.constants';
 
 export enum TaskErrorCode {
@@ -7,11 +9,19 @@ export enum TaskErrorCode {
   NotClaimed = 'TASK_NOT_CLAIMED',
   ClaimedByOther = 'TASK_CLAIMED_BY_OTHER',
   SessionNotInProject = 'SESSION_NOT_IN_PROJECT',
+  PlanRequired = 'PLAN_REQUIRED',
 }
 
-export class TaskError extends DomainError<TaskErrorCode> {
-  private fields?: Record<string, unknown>;
+const STATUS: StatusTable<TaskErrorCode> = {
+  [TaskErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [TaskErrorCode.TransitionRefused]: HttpStatus.CONFLICT,
+  [TaskErrorCode.NotClaimed]: HttpStatus.CONFLICT,
+  [TaskErrorCode.ClaimedByOther]: HttpStatus.CONFLICT,
+  [TaskErrorCode.SessionNotInProject]: HttpStatus.BAD_REQUEST,
+  [TaskErrorCode.PlanRequired]: HttpStatus.PAYMENT_REQUIRED,
+};
 
+export class TaskError extends DomainErrorOf(STATUS) {
   static notFound(id: string) {
     return new TaskError(TaskErrorCode.NotFound, `task not found: ${id}`);
   }
@@ -23,43 +33,25 @@ export class TaskError extends DomainError<TaskErrorCode> {
         : from === 'in_progress' && to === 'pending'
           ? 'the claiming session releases it with POST /projects/{project_id}/tasks/release'
           : `allowed from ${from}: ${allowed.join(', ') || 'none'}`;
-    const error = new TaskError(TaskErrorCode.TransitionRefused, `a task cannot move from ${from} to ${to}: ${hint}`);
-    error.fields = { status: from, allowed };
-    return error;
+    return new TaskError(TaskErrorCode.TransitionRefused, `a task cannot move from ${from} to ${to}: ${hint}`, { status: from, allowed });
   }
 
   static notClaimed(id: string, status: TaskStatus) {
-    const error = new TaskError(TaskErrorCode.NotClaimed, `task ${id} is not claimed (status ${status})`);
-    error.fields = { status };
-    return error;
+    return new TaskError(TaskErrorCode.NotClaimed, `task ${id} is not claimed (status ${status})`, { status });
   }
 
   static claimedByOther(id: string, claimedBy: string | null) {
-    const error = new TaskError(TaskErrorCode.ClaimedByOther, `task ${id} is claimed by session ${claimedBy}: only that session can release it`);
-    error.fields = { claimed_by: claimedBy };
-    return error;
+    return new TaskError(TaskErrorCode.ClaimedByOther, `task ${id} is claimed by session ${claimedBy}: only that session can release it`, { claimed_by: claimedBy });
   }
 
   static sessionNotInProject(sessionId: string, projectId: string) {
     return new TaskError(TaskErrorCode.SessionNotInProject, `session ${sessionId} is not a session of project ${projectId}`);
   }
 
-  override get extra() {
-    return this.fields;
-  }
-
-  get httpStatus(): number {
-    switch (this.code) {
-      case TaskErrorCode.NotFound:
-        return 404;
-      case TaskErrorCode.TransitionRefused:
-      case TaskErrorCode.NotClaimed:
-      case TaskErrorCode.ClaimedByOther:
-        return 409;
-      case TaskErrorCode.SessionNotInProject:
-        return 400;
-      default:
-        return assertUnreachable(this.code);
-    }
+  static planRequired(plan: Plan) {
+    return new TaskError(TaskErrorCode.PlanRequired, `queued assistant tasks (POST /tasks/enqueue) need the paid plan: this workspace is on the ${plan} plan`, {
+      plan,
+      required_plan: 'paid',
+    });
   }
 }

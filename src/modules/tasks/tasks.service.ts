@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { TenantDb } from '../../../libs/tenancy';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { Clock } from '../../common/clock';
 import { RequestError } from '../../common/errors/request-error';
 import { requireProject } from '../projects/require-project.util';
@@ -17,6 +18,9 @@ import { TaskView, toTaskView } from './task.view';
 import { TASK_TRANSITIONS, TaskStatus } from './tasks.constants';
 import { TaskError } from './tasks.errors';
 import { findById } from '../../database/find-by-id';
+import { allowanceOf } from '../../common/plans';
+import { TenantPlans } from '../push/tenant-plans.service';
+import { ProjectSettingsService } from '../project-settings/project-settings.service';
 
 /** The task log of a project: write, list newest first, change, delete; and tasks queued for executors. */
 @Injectable()
@@ -24,11 +28,14 @@ export class TasksService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly realtime: RealtimeEvents,
+    private readonly plans: TenantPlans,
+    private readonly settings: ProjectSettingsService,
   ) {}
 
   /** Logs a task for a session of the project; an unknown session is refused. */
   async create(input: CreateTaskDto): Promise<TaskView> {
-    return this.db.transaction(async (m) => {
+    const view = await this.db.transaction(async (m) => {
       await requireProject(m, input.project_id);
       await requireSessionOf(m, input.session_id, input.project_id);
       const status = input.status ?? 'done';
@@ -49,20 +56,30 @@ export class TasksService {
       await insertTask(m, this.db.dialect, task);
       return toTaskView({ ...task, seq: 0 });
     });
+    // Wakes the session's live task stream (GET .../sessions/{id}/tasks/live) and the dashboards.
+    this.realtime.publish({ tenantId: currentTenant().tenantId, event: 'task_logged', data: { task: view } });
+    return view;
   }
 
-  /** Stores a pending task for an executor to claim. */
+  /**
+   * Stores a task for an executor: `pending` (dispatched: an executor may claim it) when the
+   * project's execution_mode is `autonomous`, `backlog` (waiting for a person, who dispatches it
+   * with PATCH status pending) when it is `interactive`.
+   */
   async enqueue(input: EnqueueTaskDto): Promise<TaskView> {
+    const { plan } = await this.plans.planOf(currentTenant().tenantId);
+    if (!allowanceOf(plan).queuedAssistantTasks) throw TaskError.planRequired(plan);
     return this.db.transaction(async (m) => {
       await requireProject(m, input.project_id);
       if (input.session_id) await requireSessionOf(m, input.session_id, input.project_id);
+      const dispatched = (await this.settings.read(m, input.project_id)).execution_mode === 'autonomous';
       const now = this.clock.now();
       const task: Omit<Task, 'seq'> = {
         id: randomUUID(),
         project_id: input.project_id,
         session_id: input.session_id ?? null,
         description: input.description,
-        status: 'pending',
+        status: dispatched ? 'pending' : 'backlog',
         source: 'enqueue',
         claimed_by: null,
         claimed_at: null,

@@ -6,12 +6,44 @@ import { APP_CONFIG } from '../../config/config.module';
 import { RequestError } from '../../common/errors/request-error';
 import { AuthFailureLimiter } from '../../common/rate-limit/auth-failure-limiter';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
-import { bearerToken, hashApiToken, TOKEN_PREFIX } from './api-token.util';
+import { ApiTokenScope } from './api-token.entity';
+import { bearerToken, hashApiToken, TOKEN_PREFIX, tokenShape } from './api-token.util';
 import { localTenant } from './local-tenant';
-import { TenantRecord } from './tenant.entity';
+import { tenantContextOf, TenantLocation } from './tenant-context.util';
+import { TokenUsage } from './token-usage.service';
 
-interface CacheEntry {
+/** What Baton's authorization server issues: 256 random bits in base64url. */
+const OAUTH_ACCESS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+type TokenKind = 'api' | 'oauth';
+
+/** The token a request presented: what it may do, and who made it. */
+export interface TokenAccess {
+  kind: TokenKind;
+  /** The API token's id (null for an OAuth access token, which has no row of its own there). */
+  tokenId: string | null;
+  /** An OAuth access token (scope `mcp`) may do everything its workspace may. */
+  scope: ApiTokenScope;
+  /** The account that created the API token; null for an operator's token and for OAuth access tokens. */
+  createdBy: string | null;
+}
+
+/** Who a request is: its tenant and, when hosted, the token it presented. */
+export interface Credential {
   tenant: TenantContext;
+  token?: TokenAccess;
+}
+
+interface TokenRow extends TenantLocation {
+  /** When the token expires; null when it does not. */
+  expires_at?: Date | null;
+  /** API tokens only. */
+  token_id?: string;
+  scope?: ApiTokenScope;
+  created_by?: string | null;
+}
+
+interface CacheEntry extends Required<Credential> {
   expiresAt: number;
 }
 
@@ -28,6 +60,15 @@ const MAX_REFUSED_TOKENS = 10_000;
  * or a new token through this process takes effect at once, on other processes
  * within that time. Every refused credential a client presents is counted by
  * the AuthFailureLimiter, which turns the refusal into a 429 past its limit.
+ *
+ * API tokens carry a checksum (a mistyped one costs no lookup), a scope
+ * (`full` or `read`), an expiry and their creator; the guard turns those into
+ * the request's principal.
+ *
+ * A bearer that is not an API token may be an OAuth access token issued by
+ * Baton's authorization server (src/modules/oauth-server): looked up by its
+ * SHA-256 too, and taken only for Baton's MCP resource (its audience), before
+ * it expires, while it is not revoked. It is remembered no longer than it lives.
  */
 @Injectable()
 export class TenantResolver {
@@ -35,15 +76,19 @@ export class TenantResolver {
   /** Hash of a refused token -> when that refusal is forgotten, in least-recently-refused order. */
   private readonly refused = new Map<string, number>();
   /** Lookups under way, by token hash (as many as requests in flight at most). */
-  private readonly lookups = new Map<string, Promise<TenantRecord | undefined>>();
+  private readonly lookups = new Map<string, Promise<TokenRow | undefined>>();
   private readonly local: TenantContext;
+  /** The audience an OAuth access token must have: Baton's MCP resource. */
+  private readonly mcpResource: string;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     private readonly limiter: AuthFailureLimiter,
+    private readonly usage: TokenUsage,
   ) {
     this.local = localTenant(config);
+    this.mcpResource = `${config.baseUrl.replace(/\/+$/, '')}/mcp`;
   }
 
   /**
@@ -54,35 +99,62 @@ export class TenantResolver {
    * presented too many refused credentials lately and this one is refused too.
    */
   async resolve(authorization: string | string[] | undefined, client?: string): Promise<TenantContext> {
-    if (!this.config.isHosted) return this.local;
+    return (await this.authenticate(authorization, client)).tenant;
+  }
+
+  /**
+   * As `resolve`, with the token that was presented. An API token in the
+   * current format whose checksum is wrong (mistyped, cut short) is refused
+   * without a lookup; API tokens issued before the checksum are looked up as
+   * before. An expired token is refused; an API token's use is noted for its
+   * last_used_at. The client may be given as a function: the address is then
+   * worked out only for a refusal (Express reads it from the socket and the
+   * trusted proxies' headers, work an accepted request has no use for).
+   */
+  async authenticate(authorization: string | string[] | undefined, clientOf?: string | (() => string | undefined)): Promise<Credential> {
+    if (!this.config.isHosted) return { tenant: this.local };
+    const address = () => (typeof clientOf === 'function' ? clientOf() : clientOf);
     const token = bearerToken(authorization);
     // No credential presented: nothing guessed and nothing looked up, so nothing counted.
     if (!token) throw RequestError.unauthorized();
-    if (!token.startsWith(TOKEN_PREFIX)) {
-      throw await this.limiter.refuse(client, RequestError.unauthorized('invalid API token: Baton tokens begin with sk_service_'), 'malformed');
+    const kind: TokenKind | undefined = token.startsWith(TOKEN_PREFIX) ? 'api' : OAUTH_ACCESS_TOKEN.test(token) ? 'oauth' : undefined;
+    const shape = kind === 'api' ? tokenShape(token) : undefined;
+    if (!kind || shape === 'malformed' || shape === 'bad-checksum') {
+      const detail = !kind
+        ? 'invalid token: Baton API tokens begin with sk_service_, and OAuth access tokens come from its /oauth/token'
+        : shape === 'bad-checksum'
+          ? 'invalid API token: its checksum does not match (mistyped or cut short?)'
+          : 'invalid API token: not the shape of a Baton token';
+      throw await this.limiter.refuse(address(), RequestError.unauthorized(detail), 'malformed');
     }
     const hash = hashApiToken(token);
     const cached = this.cache.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return cached.tenant;
-    if (this.wasRefused(hash)) throw await this.limiter.refuse(client, invalidToken(), 'unknown');
+    if (cached && cached.expiresAt > Date.now()) {
+      if (cached.token.tokenId) this.usage.touch(cached.token.tokenId);
+      return cached;
+    }
+    if (this.wasRefused(hash)) throw await this.limiter.refuse(address(), invalidToken(kind), 'unknown');
 
-    const row = await this.lookup(hash);
-    if (!row) {
+    const row = await this.lookup(hash, kind);
+    const expired = row?.expires_at ? new Date(row.expires_at).getTime() <= Date.now() : false;
+    if (!row || expired) {
       this.cache.delete(hash);
       this.rememberRefused(hash);
-      throw await this.limiter.refuse(client, invalidToken(), 'unknown');
+      const refusal = expired && kind === 'api' ? RequestError.unauthorized('this API token has expired: create a new one') : invalidToken(kind);
+      throw await this.limiter.refuse(address(), refusal, expired ? 'expired' : 'unknown');
     }
-    const tenant: TenantContext = {
-      tenantId: row.id,
-      schema: row.schema_name,
-      role: row.role_name,
-      byodbUrlEncrypted: row.db_url_sealed,
+    const until = Date.now() + this.config.tokenCacheSeconds * 1000;
+    const entry: CacheEntry = {
+      tenant: tenantContextOf(row),
+      token: { kind, tokenId: row.token_id ?? null, scope: row.scope ?? 'full', createdBy: row.created_by ?? null },
+      expiresAt: row.expires_at ? Math.min(until, new Date(row.expires_at).getTime()) : until,
     };
     if (this.config.tokenCacheSeconds > 0) {
       if (this.cache.size >= MAX_CACHED_TOKENS) this.cache.clear();
-      this.cache.set(hash, { tenant, expiresAt: Date.now() + this.config.tokenCacheSeconds * 1000 });
+      this.cache.set(hash, entry);
     }
-    return tenant;
+    if (row.token_id) this.usage.touch(row.token_id);
+    return entry;
   }
 
   /** Drops what is remembered about a tenant (its storage changed, or it was removed). */
@@ -102,17 +174,26 @@ export class TenantResolver {
    * token while its lookup runs wait for that one query instead of sending
    * their own, so a burst of one wrong (or valid) token costs one query.
    */
-  private lookup(hash: string): Promise<TenantRecord | undefined> {
+  private lookup(hash: string, kind: TokenKind): Promise<TokenRow | undefined> {
     const running = this.lookups.get(hash);
     if (running) return running;
-    const lookup = this.source
-      .query(
-        `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed
-           FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
-          WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND t.status = 'active'`,
-        [hash],
-      )
-      .then((rows: TenantRecord[]) => rows[0])
+    const query =
+      kind === 'api'
+        ? this.source.query(
+            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, k.id AS token_id, k.scope, k.created_by, k.expires_at
+               FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
+              WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND t.status = 'active'`,
+            [hash],
+          )
+        : this.source.query(
+            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, p.expires_at
+               FROM control.oauth_payloads p JOIN control.tenants t ON t.id = p.tenant_id
+              WHERE p.model = 'AccessToken' AND p.id_hash = $1 AND p.audience = $2 AND p.expires_at > now() AND t.status = 'active'
+                AND EXISTS (SELECT 1 FROM control.memberships m WHERE m.tenant_id = p.tenant_id AND m.account_id::text = p.account_id AND m.status = 'active')`,
+            [hash, this.mcpResource],
+          );
+    const lookup = query
+      .then((rows: TokenRow[]) => rows[0])
       .finally(() => {
         if (this.lookups.get(hash) === lookup) this.lookups.delete(hash);
       });
@@ -137,6 +218,6 @@ export class TenantResolver {
   }
 }
 
-function invalidToken() {
-  return RequestError.unauthorized('invalid or revoked API token');
+function invalidToken(kind: TokenKind) {
+  return RequestError.unauthorized(kind === 'api' ? 'invalid or revoked API token' : 'invalid, expired or revoked access token');
 }

@@ -1,35 +1,87 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
 import { enterRequestTenant, TenantContext } from '../../../libs/tenancy';
+import { Principal, PrincipalRequest } from '../../common/auth/principal';
+import { presentedProjectToken, PROJECT_TOKEN_ROUTE, ProjectTokenKind } from '../../common/auth/project-token.decorator';
 import { IS_PUBLIC } from '../../common/auth/public.decorator';
+import { CHECKS_READ_SCOPE } from '../../common/auth/read-scope.decorator';
+import { RequestError } from '../../common/errors/request-error';
+import { isSafeMethod, isSameOrigin } from '../../common/http/same-origin';
+import { AppConfig } from '../../config/app-config';
+import { APP_CONFIG } from '../../config/config.module';
+import { WebSessions } from '../accounts/web-sessions.service';
 import { TenantResolver } from './tenant-resolver.service';
+import { TenantError } from './tenants.errors';
 
-export type TenantRequest = Request & { tenant?: TenantContext };
+export type TenantRequest = PrincipalRequest;
 
 /**
- * Resolves the tenant of every non-public HTTP request (401 when the bearer
- * token is missing, invalid or revoked; 429 when the client's address has
- * presented too many refused tokens lately) and makes it the current tenant of the
- * request's AsyncLocalStorage scope, which `runInRequestScope` opened before
- * routing: everything the handler calls (services, TenantDb, MCP tools) sees
- * that tenant and no other. Global guards run before a controller's own, so
- * those can rely on the tenant.
+ * Resolves the tenant of every non-public HTTP request and makes it the
+ * current tenant of the request's AsyncLocalStorage scope, which
+ * `runInRequestScope` opened before routing: everything the handler calls
+ * (services, TenantDb, MCP tools) sees that tenant and no other. Global guards
+ * run before a controller's own, so those can rely on the tenant.
+ *
+ * Hosted, a request proves itself with a bearer token (401 when it is missing,
+ * invalid, expired or revoked; 429 when the client's address has presented too
+ * many refused tokens lately) or, without one, with a signed-in person's
+ * web-session cookie, acting in their current workspace. A state-changing
+ * request that rests on the cookie must come from Baton's own pages (its
+ * Origin), so another site cannot make a signed-in browser act. A read-scope
+ * token gets 403 `READ_ONLY_TOKEN` on any method but GET, HEAD and OPTIONS,
+ * except on routes that check it themselves (`@ChecksReadScope()`: MCP, tool
+ * by tool).
  */
 @Injectable()
 export class TenantGuard implements CanActivate {
   constructor(
     private readonly resolver: TenantResolver,
     private readonly reflector: Reflector,
+    private readonly sessions: WebSessions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
-    const request = context.switchToHttp().getRequest<TenantRequest>();
-    const tenant = await this.resolver.resolve(request.headers.authorization, request.ip);
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<PrincipalRequest>();
+    // A project token (webhook, shared rewind) is checked by the route's own guard, against its project.
+    // A webhook route takes nothing but its token, so it never falls back to the workspace's credentials.
+    const tokenKind = this.reflector.get<ProjectTokenKind | undefined>(PROJECT_TOKEN_ROUTE, context.getHandler());
+    if (tokenKind === 'webhook' || (tokenKind && presentedProjectToken(request, tokenKind))) return true;
+    const tenant = (await this.bySession(request)) ?? (await this.byToken(request));
+    const readOnly = request.principal?.readOnly === true;
+    if (readOnly && !isSafeMethod(request.method) && !this.reflector.getAllAndOverride<boolean>(CHECKS_READ_SCOPE, targets)) {
+      throw TenantError.readOnlyToken(`${request.method} ${request.path}`);
+    }
     request.tenant = tenant;
-    enterRequestTenant(tenant);
+    enterRequestTenant(tenant, { readOnly, actorAccountId: request.principal?.accountId });
     return true;
+  }
+
+  /** The tenant of the bearer token (self-hosted: the local tenant), with what the token may do. */
+  private async byToken(request: PrincipalRequest): Promise<TenantContext> {
+    const { tenant, token } = await this.resolver.authenticate(request.headers.authorization, () => request.ip);
+    const principal: Principal = { kind: token ? 'token' : 'local', tenantId: tenant.tenantId };
+    if (token?.createdBy) principal.accountId = token.createdBy;
+    if (token?.scope === 'read') principal.readOnly = true;
+    request.principal = principal;
+    return tenant;
+  }
+
+  /** The current workspace of the signed-in person, when the request carries a session cookie and no bearer token. */
+  private async bySession(request: PrincipalRequest): Promise<TenantContext | undefined> {
+    if (!this.config.isHosted || request.headers.authorization) return undefined;
+    const person = await this.sessions.current(request);
+    if (!person) return undefined;
+    if (!isSafeMethod(request.method) && !isSameOrigin(request, this.config.baseUrl)) {
+      throw RequestError.forbidden("a change made with the sign-in cookie must come from Baton's own pages (the request's Origin is another site, or missing)");
+    }
+    if (!person.tenant || !person.role) {
+      throw RequestError.forbidden('you are signed in but belong to no workspace now: choose one of GET /me/workspaces with POST /me/workspace');
+    }
+    request.principal = { kind: 'session', tenantId: person.tenant.tenantId, accountId: person.accountId, role: person.role, sessionId: person.sessionId };
+    return person.tenant;
   }
 }

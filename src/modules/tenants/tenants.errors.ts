@@ -1,13 +1,23 @@
-import { assertUnreachable, DomainError } from '../../common/errors/domain-error';
+import { HttpStatus } from '@nestjs/common';
+import { DomainErrorOf, StatusTable } from '../../common/errors/domain-error';
 
 export enum TenantErrorCode {
   NotHosted = 'NOT_HOSTED',
   DatabaseRefused = 'DATABASE_REFUSED',
   WorkspaceNotEmpty = 'WORKSPACE_NOT_EMPTY',
   TenantNotFound = 'TENANT_NOT_FOUND',
+  ReadOnlyToken = 'READ_ONLY_TOKEN',
 }
 
-export class TenantError extends DomainError<TenantErrorCode> {
+const STATUS: StatusTable<TenantErrorCode> = {
+  [TenantErrorCode.NotHosted]: HttpStatus.BAD_REQUEST,
+  [TenantErrorCode.DatabaseRefused]: HttpStatus.BAD_REQUEST,
+  [TenantErrorCode.WorkspaceNotEmpty]: HttpStatus.CONFLICT,
+  [TenantErrorCode.TenantNotFound]: HttpStatus.NOT_FOUND,
+  [TenantErrorCode.ReadOnlyToken]: HttpStatus.FORBIDDEN,
+};
+
+export class TenantError extends DomainErrorOf(STATUS) {
   static notHosted(what: string) {
     return new TenantError(TenantErrorCode.NotHosted, `${what} is only available in hosted mode`);
   }
@@ -21,6 +31,7 @@ export class TenantError extends DomainError<TenantErrorCode> {
     return new TenantError(
       TenantErrorCode.DatabaseRefused,
       'Baton could not use this database: it must be a Postgres server on a public address that accepts these credentials, and not already connected to another workspace',
+      undefined,
       { cause },
     );
   }
@@ -36,18 +47,8 @@ export class TenantError extends DomainError<TenantErrorCode> {
     return new TenantError(TenantErrorCode.TenantNotFound, `tenant ${id} not found`);
   }
 
-  get httpStatus(): number {
-    switch (this.code) {
-      case TenantErrorCode.NotHosted:
-        return 400;
-      case TenantErrorCode.DatabaseRefused:
-        return 400;
-      case TenantErrorCode.WorkspaceNotEmpty:
-        return 409;
-      case TenantErrorCode.TenantNotFound:
-        return 404;
-      default:
-        return assertUnreachable(this.code);
-    }
+  /** A read-scope API token asked for something that changes state. */
+  static readOnlyToken(what: string) {
+    return new TenantError(TenantErrorCode.ReadOnlyToken, `this API token has the read scope and may only read: ${what} needs a full-scope token`);
   }
 }

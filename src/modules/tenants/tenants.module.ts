@@ -1,19 +1,39 @@
 import { Global, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthFailureLimiter } from '../../common/rate-limit/auth-failure-limiter';
+import { ApiTokens } from './api-tokens.service';
+import { OwnDatabaseMigrator } from './own-database-migrator.service';
+import { OwnDatabases } from './own-databases.service';
+import { TenantDirectory } from './tenant-directory.service';
 import { TenantGuard } from './tenant.guard';
+import { TenantMigrations } from './tenant-migrations.service';
+import { TenantProvisioning } from './tenant-provisioning.service';
 import { TenantResolver } from './tenant-resolver.service';
-import { TenantsService } from './tenants.service';
+import { TokenUsage } from './token-usage.service';
+import { WorkspaceController } from './workspace.controller';
 
+/** The control plane: who a request's tenant is, and the tenants' lifecycle, tokens, migrations and own databases. */
 @Global()
 @Module({
-  providers: [AuthFailureLimiter, TenantResolver, TenantsService, { provide: APP_GUARD, useClass: TenantGuard }],
-  exports: [AuthFailureLimiter, TenantResolver, TenantsService],
+  controllers: [WorkspaceController],
+  providers: [
+    AuthFailureLimiter,
+    TokenUsage,
+    TenantResolver,
+    TenantDirectory,
+    ApiTokens,
+    TenantProvisioning,
+    OwnDatabaseMigrator,
+    OwnDatabases,
+    TenantMigrations,
+    { provide: APP_GUARD, useClass: TenantGuard },
+  ],
+  exports: [AuthFailureLimiter, TokenUsage, TenantResolver, TenantDirectory, ApiTokens, TenantProvisioning, TenantMigrations],
 })
 export class TenantsModule implements OnApplicationBootstrap {
-  constructor(private readonly tenants: TenantsService) {}
+  constructor(private readonly migrations: TenantMigrations) {}
 
   async onApplicationBootstrap() {
-    await this.tenants.upgradeTenantSchemas();
+    await this.migrations.upgradeBehind();
   }
 }

@@ -1,3 +1,4 @@
+import { BoardReadCache } from '../push/board-read-cache.service';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
@@ -20,7 +21,15 @@ export class WorkspaceDecisionsService {
   constructor(
     private readonly db: TenantDb,
     private readonly clock: Clock,
+    private readonly board: BoardReadCache,
   ) {}
+
+  /** A write of what every project's context block shows first: the board-read cache drops it. */
+  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.db.transaction(work);
+    this.board.changed();
+    return result;
+  }
 
   async list(includeSuperseded = false): Promise<WorkspaceDecisionView[]> {
     const decisions = await this.db.transaction((m) =>
@@ -32,7 +41,7 @@ export class WorkspaceDecisionsService {
   async set(input: SetWorkspaceDecisionDto): Promise<WorkspaceDecisionView> {
     const key = projectNameKey(input.title);
     const body = input.body ?? '';
-    return this.db.transaction(async (m) => {
+    return this.write(async (m) => {
       await this.lock(m);
       let replaced: WorkspaceDecision | null;
       if (input.supersedes) {
@@ -62,7 +71,7 @@ export class WorkspaceDecisionsService {
   }
 
   async remove(id: string): Promise<void> {
-    const result = await this.db.transaction((m) => m.delete(WorkspaceDecision, { id }));
+    const result = await this.write((m) => m.delete(WorkspaceDecision, { id }));
     if (!result.affected) throw WorkspaceLayerError.decisionNotFound(id);
   }
 

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { NotesModule } from '../notes/notes.module';
+import { WorkspaceBlogController } from './workspace-blog.controller';
+import { WorkspaceBlogService } from './workspace-blog.service';
 import { WorkspaceContextSection } from './workspace-context.section';
 import { WorkspaceDecisionsService } from './workspace-decisions.service';
 import { WorkspaceLayerController } from './workspace-layer.controller';
@@ -10,8 +12,16 @@ import { WorkspaceSprintItemsService } from './workspace-sprint-items.service';
 
 @Module({
   imports: [NotesModule],
-  controllers: [WorkspaceLayerController],
-  providers: [WorkspaceNotesService, WorkspaceDecisionsService, WorkspaceSprintItemsService, WorkspaceSettingsService, WorkspaceContextSection, WorkspaceLayerTools],
+  controllers: [WorkspaceLayerController, WorkspaceBlogController],
+  providers: [
+    WorkspaceBlogService,
+    WorkspaceNotesService,
+    WorkspaceDecisionsService,
+    WorkspaceSprintItemsService,
+    WorkspaceSettingsService,
+    WorkspaceContextSection,
+    WorkspaceLayerTools,
+  ],
   exports: [WorkspaceSettingsService],
 })
 export class WorkspaceLayerModule {}

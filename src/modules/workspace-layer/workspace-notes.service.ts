@@ -1,3 +1,5 @@
+import { BoardReadCache } from '../push/board-read-cache.service';
+import { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { TenantDb } from '../../../libs/tenancy';
@@ -7,6 +9,7 @@ import { CreateNoteDto } from '../notes/dto/create-note.dto';
 import { UpdateNoteDto } from '../notes/dto/update-note.dto';
 import { filterNotes } from '../notes/note-filters.util';
 import { ProjectNoteView, toProjectNoteView } from '../notes/project-note.view';
+import { KnowledgeEvents } from '../notes/knowledge-events.service';
 import { ProjectNotesService } from '../notes/project-notes.service';
 import { requireProject } from '../projects/require-project.util';
 import { DEFAULT_PAGE_SIZE } from '../tasks/dto/page-query.dto';
@@ -22,7 +25,16 @@ export class WorkspaceNotesService {
     private readonly db: TenantDb,
     private readonly clock: Clock,
     private readonly projectNotes: ProjectNotesService,
+    private readonly knowledge: KnowledgeEvents,
+    private readonly board: BoardReadCache,
   ) {}
+
+  /** A write of what every project's context block shows first: the board-read cache drops it. */
+  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.db.transaction(work);
+    this.board.changed();
+    return result;
+  }
 
   async list(query: ListWorkspaceNotesQueryDto): Promise<WorkspaceNoteView[]> {
     const notes = await this.db.transaction((m) =>
@@ -39,7 +51,7 @@ export class WorkspaceNotesService {
   async create(input: CreateNoteDto): Promise<WorkspaceNoteView> {
     const now = this.clock.now();
     const note: WorkspaceNote = { id: randomUUID(), title: input.title, body: input.body ?? '', tags: JSON.stringify(input.tags ?? []), created_at: now, updated_at: now };
-    await this.db.transaction((m) => m.insert(WorkspaceNote, note));
+    await this.write((m) => m.insert(WorkspaceNote, note));
     return toWorkspaceNoteView(note);
   }
 
@@ -47,7 +59,7 @@ export class WorkspaceNotesService {
     if (input.title === undefined && input.body === undefined && input.tags === undefined) {
       throw RequestError.invalidInput('give title, body and/or tags to change');
     }
-    return this.db.transaction(async (m) => {
+    return this.write(async (m) => {
       const note = await m.findOneBy(WorkspaceNote, { id });
       if (!note) throw WorkspaceLayerError.noteNotFound(id);
       if (input.title !== undefined) note.title = input.title;
@@ -60,13 +72,13 @@ export class WorkspaceNotesService {
   }
 
   async remove(id: string): Promise<void> {
-    const result = await this.db.transaction((m) => m.delete(WorkspaceNote, { id }));
+    const result = await this.write((m) => m.delete(WorkspaceNote, { id }));
     if (!result.affected) throw WorkspaceLayerError.noteNotFound(id);
   }
 
-  /** Turns a workspace note into a note of one project (same title, body and tags), in one transaction. */
+  /** Turns a workspace note into a note of one project (same title, body and tags), in one transaction; the project's open views hear of it. */
   async moveToProject(id: string, projectId: string): Promise<ProjectNoteView> {
-    return this.db.transaction(async (m) => {
+    const moving = this.write(async (m) => {
       const note = await m.findOneBy(WorkspaceNote, { id });
       if (!note) throw WorkspaceLayerError.noteNotFound(id);
       await requireProject(m, projectId);
@@ -74,5 +86,6 @@ export class WorkspaceNotesService {
       await m.delete(WorkspaceNote, { id });
       return toProjectNoteView(moved);
     });
+    return this.knowledge.after(projectId, 'notes', moving);
   }
 }

@@ -1,7 +1,7 @@
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { IntQueryParam } from '../../../common/validation/int-query-param.decorator';
 import { Uuid } from '../../../common/validation/uuid.decorator';
-import { LIST_LIMIT_MAX, SPRINT_STATUSES } from '../sprint.constants';
+import { Claimant, CLAIMANTS, LIST_LIMIT_MAX, SPRINT_STATUSES } from '../sprint.constants';
 import { LabelRules } from './sprint-field.rules';
 
 const STATUS_WORD = `(?:${[...SPRINT_STATUSES, 'active', 'terminal'].join('|')})`;
@@ -62,4 +62,11 @@ export class ReconcileQueryDto {
   @IsOptional()
   @IntQueryParam('limit', { min: 1, max: 500, messages: { integer: 'limit must be a whole number' } })
   limit?: number;
+}
+
+/** GET /projects/{id}/sprint/gates: why each waiting item is not claimable, for an ai (default) or a human claimant. */
+export class SprintGatesQueryDto {
+  @IsOptional()
+  @IsIn(CLAIMANTS, { message: `claimant must be one of ${CLAIMANTS.join(', ')}` })
+  claimant?: Claimant;
 }

@@ -55,3 +55,16 @@ export class PushSprintItemDto extends CloseSprintItemDto {
   @LabelRules('to_version')
   to_version!: string;
 }
+
+/** POST .../verify: a session other than the claimer checks the work: a pass, or a failure with what is wrong. */
+export class VerifySprintItemDto {
+  @Uuid()
+  session_id!: string;
+
+  @IsBoolean({ message: 'passed must be true or false' })
+  passed!: boolean;
+
+  @OptionalNotNull()
+  @TextRules('note')
+  note?: string;
+}

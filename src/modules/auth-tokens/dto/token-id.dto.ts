@@ -1,0 +1,6 @@
+import { Uuid } from '../../../common/validation/uuid.decorator';
+
+export class TokenIdDto {
+  @Uuid()
+  token_id!: string;
+}

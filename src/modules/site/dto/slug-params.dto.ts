@@ -1,0 +1,7 @@
+import { SlugRules } from './slug.rules';
+
+/** GET /api/blog-posts/{slug}. */
+export class SlugParamsDto {
+  @SlugRules()
+  slug!: string;
+}
