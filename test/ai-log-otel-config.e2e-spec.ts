@@ -204,7 +204,8 @@ load('reflect-metadata');
   await app.init();
   const tenant = await app.get(TenantResolver).resolve(undefined);
   const result = await runWithTenant(tenant, () => app.get(AiLogOtelExportService).exportPass(null));
-  const loaded = Object.keys(require.cache).filter((k) => k.includes(path.sep + '@opentelemetry' + path.sep));
+  // The SDK and exporter packages; @opentelemetry/api (a small facade that prom-client, of /metrics, loads) is not one of them.
+  const loaded = Object.keys(require.cache).filter((k) => k.includes(path.sep + '@opentelemetry' + path.sep) && !k.includes(path.sep + '@opentelemetry' + path.sep + 'api' + path.sep));
   await app.close();
   process.stdout.write(JSON.stringify({ status: result.status, loaded }));
 })().catch((e) => { process.stderr.write(String(e && e.stack || e)); process.exit(1); });
@@ -223,7 +224,7 @@ load('reflect-metadata');
     return JSON.parse(out) as { status: string; loaded: string[] };
   }
 
-  test('switched off: the pass answers disabled and no @opentelemetry module is in require.cache', async () => {
+  test('switched off: the pass answers disabled and no OpenTelemetry SDK or exporter module is in require.cache', async () => {
     const off = await exportInFreshProcess({ SERVICE_AI_LOG_OTEL_ENDPOINT: receiver.endpoint });
     expect(off).toEqual({ status: 'disabled', loaded: [] });
     expect(receiver.requests).toEqual([]);

@@ -130,6 +130,26 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     expect(lines.find((e) => e.tool === 'get_project' && e.outcome === 'error').data.arguments).toEqual({ project_id: projectId, token: '[redacted]' });
   });
 
+  test('arguments with quotes, backslashes, line breaks and text beyond ASCII are stored exactly as the call sent them', async () => {
+    const session = await register();
+    const note = 'say "hi" \\ C:\\temp\\x\nnext line\ttab é ☃ 𝄞 \u2028 {"not": "json"} \\u0041';
+    expect((await callTool(client, 'update_session', { session_id: session.id, state: { note, 'odd "key"\\': 'v' } })).isError).toBe(false);
+    const update = (await timeline(`?session_id=${session.id}&kind=tool_call`)).events.find((e) => e.tool === 'update_session');
+    expect(update.data.arguments).toEqual({ session_id: session.id, state: { note, 'odd "key"\\': 'v' } });
+  });
+
+  test('calls answered together are each recorded once, in one write or several, with their own arguments', async () => {
+    const p = (await run.http.post('/projects', { name: `Concurrent ${randomUUID()}` })).body.id;
+    const sessions = await Promise.all(Array.from({ length: 5 }, () => register(p)));
+    const calls = await Promise.all(sessions.flatMap((s) => [1, 2, 3, 4].map((n) => callTool(client, 'update_session', { session_id: s.id, state: { round: n } }))));
+    expect(calls.every((c) => !c.isError)).toBe(true);
+    const events = (await timeline('?kind=tool_call&limit=500', p)).events.filter((e) => e.tool === 'update_session');
+    expect(events).toHaveLength(20);
+    const seen = events.map((e) => `${e.session_id} round ${e.data.arguments.state.round}`).sort();
+    expect(seen).toEqual(sessions.flatMap((s) => [1, 2, 3, 4].map((n) => `${s.id} round ${n}`)).sort());
+    expect(events.every((e) => e.project_id === p)).toBe(true);
+  });
+
   test('every session start is recorded: register, start-session over REST and start_session over MCP', async () => {
     const registered = await register(projectId, 'by-register');
     const rest = await run.http.post(`/projects/${projectId}/start-session`, { name: 'by-rest' });

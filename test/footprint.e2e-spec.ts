@@ -29,7 +29,7 @@ const BOOT_AND_LIST_MODULES = `
 `;
 
 describe('what a self-hosted SQLite instance loads', () => {
-  test('serving projects on SQLite without Redis loads neither pg nor ioredis', () => {
+  test('serving projects on SQLite without Redis loads neither pg nor ioredis, nor pdfkit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-footprint-'));
     try {
       const run = spawnSync(process.execPath, ['-e', BOOT_AND_LIST_MODULES], {
@@ -44,6 +44,8 @@ describe('what a self-hosted SQLite instance loads', () => {
       expect(packages).toEqual(expect.arrayContaining(['typeorm', 'better-sqlite3']));
       expect(packages).not.toContain('pg');
       expect(packages).not.toContain('ioredis');
+      // The attribution report's PDF library (about 28 MB) is loaded at the first report only.
+      expect(packages).not.toContain('pdfkit');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@ import { Handoff } from '../src/modules/handoff/handoff.entity';
 import { eachBackend, RunningBackend } from './support/backends';
 import { callToolOnce } from './support/mcp-client';
 import { inTenantDb } from './support/tenant-db';
+import { setPlan } from './support/plans';
 
 /** A handoff that passes the baton: the author's work waits for the next session, which takes it over whole. */
 describe.each(eachBackend())('handoffs that carry work on %s', (_name, backend) => {
@@ -11,6 +12,7 @@ describe.each(eachBackend())('handoffs that carry work on %s', (_name, backend) 
 
   beforeAll(async () => {
     run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+    await setPlan(run, 'paid');
   });
   afterAll(async () => {
     await run?.stop();

@@ -14,6 +14,11 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, getMetadataStorage, validate, ValidateNested, ValidationTypes } from 'class-validator';
 import { Client, Pool, Query } from 'pg';
 import { Column, DataSource, Entity, PrimaryColumn, QueryRunner } from 'typeorm';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolResultSchema, GetTaskPayloadRequestSchema, RELATED_TASK_META_KEY, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { ScopedRead } from '../libs/tenancy/scoped-read';
 import { timedQuery } from '../libs/tenancy/timed-query';
 import { PG_ADMIN_URL } from './support/services';
@@ -44,11 +49,14 @@ function installedVersion(pkg: string): string {
 }
 
 describe('pinned packages', () => {
-  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer'])('%s is pinned to an exact version, and that version is installed', (pkg) => {
-    const spec = manifest.dependencies[pkg];
-    expect(spec).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(installedVersion(pkg)).toBe(spec);
-  });
+  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer', '@modelcontextprotocol/sdk'])(
+    '%s is pinned to an exact version, and that version is installed',
+    (pkg) => {
+      const spec = manifest.dependencies[pkg];
+      expect(spec).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(installedVersion(pkg)).toBe(spec);
+    },
+  );
 });
 
 describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
@@ -154,6 +162,23 @@ describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
           expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: { code: '22023' } });
           expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { code: '25P02' } });
           await client.query('ROLLBACK');
+        } finally {
+          pipelined.pipeline = false;
+        }
+      });
+    });
+
+    test('a named statement whose first run fails in an aborted pipelined transaction is prepared again at its next run', async () => {
+      await contractAsync('pg', 'a named query that Postgres refused is forgotten by the client (submittedNamedStatements), so its next run parses it again', async () => {
+        const pipelined = client as unknown as { pipeline: boolean };
+        pipelined.pipeline = true;
+        const named = { name: 'baton_contract_named', text: 'SELECT $1::int AS n', values: [7] };
+        try {
+          const outcomes = await Promise.allSettled([client.query('BEGIN; SET LOCAL ROLE baton_contract_no_such_role'), client.query(named), client.query('ROLLBACK')]);
+          expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { code: '25P02' } });
+          const [, again] = await Promise.all([client.query('BEGIN'), client.query(named), client.query('COMMIT')]);
+          expect(again.rows).toEqual([{ n: 7 }]);
+          expect((await client.query(named)).rows).toEqual([{ n: 7 }]);
         } finally {
           pipelined.pipeline = false;
         }
@@ -451,5 +476,55 @@ describe('OpenTelemetry JSON serializer (libs/otel-export/otlp-sender.ts)', () =
         });
       },
     );
+  });
+});
+
+describe('MCP SDK experimental tasks (src/mcp/tasks/)', () => {
+  const SDK = '@modelcontextprotocol/sdk';
+
+  /** A server with `store` as its task store and a tasks/result of its own, and a client connected to it in memory. */
+  async function connected(store: TaskStore) {
+    const server = new Server(
+      { name: 'contract', version: '1' },
+      { capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store },
+    );
+    server.setRequestHandler(GetTaskPayloadRequestSchema, (request) => ({ content: [{ type: 'text', text: `result of ${request.params.taskId}` }] }));
+    const client = new McpClient({ name: 'contract', version: '1' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    return { client, server };
+  }
+
+  test('a server given a taskStore answers tasks/get, tasks/list and tasks/cancel from it, and its tasks/result can be replaced', async () => {
+    await contractAsync(SDK, 'the Server option taskStore installs tasks/get, tasks/list, tasks/cancel over TaskStore; setRequestHandler replaces tasks/result', async () => {
+      const task: Task = { taskId: 't1', status: 'working', ttl: 1000, createdAt: '2026-01-01T00:00:00.000Z', lastUpdatedAt: '2026-01-01T00:00:00.000Z', pollInterval: 1000 };
+      const calls: string[] = [];
+      const store: TaskStore = {
+        createTask: () => Promise.reject(new Error('not used')),
+        getTask: async (id) => (calls.push(`get ${id}`), id === 't1' ? { ...task } : null),
+        storeTaskResult: () => Promise.resolve(),
+        getTaskResult: () => Promise.reject(new Error('not used')),
+        updateTaskStatus: async (id, status) => {
+          calls.push(`update ${id} ${status}`);
+          task.status = status;
+        },
+        listTasks: async (cursor) => (calls.push(`list ${cursor}`), { tasks: [{ ...task }] }),
+      };
+      const { client, server } = await connected(store);
+      try {
+        expect(await client.experimental.tasks.getTask('t1')).toMatchObject({ taskId: 't1', status: 'working' });
+        expect((await client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toEqual(['t1']);
+        expect(await client.experimental.tasks.cancelTask('t1')).toMatchObject({ taskId: 't1', status: 'cancelled' });
+        const result = await client.experimental.tasks.getTaskResult('t1', CallToolResultSchema);
+        expect(result.content).toEqual([{ type: 'text', text: 'result of t1' }]);
+        await expect(client.experimental.tasks.getTask('t2')).rejects.toThrow(/not found/i);
+        expect(calls).toEqual(expect.arrayContaining(['get t1', 'list undefined', 'update t1 cancelled', 'get t2']));
+        expect(RELATED_TASK_META_KEY).toBe('io.modelcontextprotocol/related-task');
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
   });
 });

@@ -15,7 +15,7 @@ describe('MCP tool input schemas', () => {
 
   beforeAll(async () => {
     testApp = await startApp();
-    const client = await connectMcp(testApp.url);
+    const client = await connectMcp(testApp.url, undefined, 'http', 'all');
     try {
       tools = (await client.listTools()).tools as typeof tools;
     } finally {

@@ -66,12 +66,14 @@ describe('notifications on a self-hosted instance', () => {
     expect(posted[0].headers['content-type']).toBe('application/json');
     expect(posted[0].body).toMatchObject({ title: 'Action needed (HIGH)', event: 'hitl_created', source: 'baton', hitl_id: q.body.id, project_id: normal.id });
     expect(posted[0].body.body.startsWith('Q'.repeat(200) + '\n')).toBe(true);
-    // Until the dashboard exists, the link leads to the request itself, on the address the server serves.
-    expect(posted[0].body.body).toContain(`${testApp.url}/hitl/${q.body.id}`);
+    // The link leads to the project's inbox on the dashboard, where the question is answered, on the address the server serves.
+    const inbox = `${testApp.url}/dashboard/projects/${normal.id}/hitl`;
+    expect(posted[0].body.body.split('\n').at(-1)).toBe(inbox);
     const emails = mail.at('/emails');
     expect(emails).toHaveLength(1);
     expect(emails[0].headers.authorization).toBe('Bearer re_test_key');
     expect(emails[0].body).toMatchObject({ from: 'Baton <baton@example.test>', to: 'owner@example.test', subject: 'Action needed (HIGH)' });
+    expect(emails[0].body.text.split('\n').at(-1)).toBe(inbox);
   });
 
   test('POST .../notify/test reports each channel; clearing with null stops them', async () => {
@@ -82,6 +84,8 @@ describe('notifications on a self-hosted instance', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: 'delivered', email: 'sent' });
     expect(hook.at(`/test/${p.id}`)[0].body).toMatchObject({ event: 'notify_test', source: 'baton' });
+    // The test notification links to the project's settings page on the dashboard, where notifications are set up.
+    expect(hook.at(`/test/${p.id}`)[0].body.body.split('\n').at(-1)).toBe(`${testApp.url}/dashboard/projects/${p.id}/settings`);
     await http.patch(`/projects/${p.id}/ntfy`, { notify_url: null });
     expect((await http.get(`/projects/${p.id}/ntfy`)).body).toEqual({ project_id: p.id, notify_url: null, notify_email: 'a@example.test' });
     const client = await connectMcp(testApp.url);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { StartSessionExtras } from '../src/common/extensions/start-session-extras';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { eachBackend, RunningBackend } from './support/backends';
+import { ApiTokens } from '../src/modules/tenants/api-tokens.service';
+import { addMember, signIn } from './support/accounts';
+import { ADMIN_PASSWORD, adminHeaders } from './support/admin';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { tenantClient } from './support/tenant-client';
@@ -168,6 +171,17 @@ describe.each(eachBackend())('hosted_default profile layers on %s', (name, backe
     expect(await effective()).toMatchObject({ executable: true, degraded: false, hosted_default: { scope_id: 'global' } });
   });
 
+  test('self-hosted, user/me is the default human id (SERVICE_HUMAN_ID): user layers keep human ids there', async () => {
+    if (hosted) return;
+    const saved = await put(tenant, '/profile-layers/user/me', { fields: { auto_worktrees: true } });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ scope_type: 'user', scope_id: 'ada' });
+    expect((await tenant.get('/profile-layers/user/ada')).body.fields).toEqual({ auto_worktrees: true });
+    const session = (await tenant.post('/sessions/register', { project_id: projectId, name: 'me-check' })).body.id;
+    expect((await effective(`?session_id=${session}`)).fields.auto_worktrees).toEqual({ value: true, source: 'user' });
+    expect((await tenant.delete('/profile-layers/user/me')).status).toBe(200);
+  });
+
   test('hosted_default ids are checked: scope names and malformed ids are refused, unknown ones are 404', async () => {
     expect((await put(operator, '/profile-layers/hosted_default/user', { fields: {} })).body.code).toBe('INVALID_SCOPE');
     expect((await put(operator, '/profile-layers/hosted_default/Not%20OK', { fields: {} })).body.code).toBe('INVALID_SCOPE');
@@ -270,5 +284,88 @@ describe.each(eachBackend())('hosted_default profile layers on %s', (name, backe
     expect((await tenant.get(`/projects/${projectId}/effective-profile?session_id=${randomUUID()}`)).body.code).toBe('PROFILE_SCOPE_NOT_FOUND');
     expect((await tenant.get(`/projects/${projectId}/effective-profile?session_id=nope`)).status).toBe(400);
     expect((await tenant.get('/projects/nope/effective-profile')).status).toBe(400);
+  });
+});
+
+describe.each(hostedBackend())('hosted_default layers authored by the admin identity on %s', (_name, backend) => {
+  const adminEmail = `boss-${randomUUID().slice(0, 6)}@example.test`;
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start({ ...ENV, SERVICE_ADMIN_EMAILS: adminEmail, SERVICE_ADMIN_PASSWORD: ADMIN_PASSWORD });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  const put = (http: Http, id: string, fields: Record<string, unknown>) => http.send('PUT', `/profile-layers/hosted_default/${id}`, { fields });
+
+  test('a signed-in admin writes, activates and reads the history of a hosted default, named as its author; a tenant sees the draft only once active', async () => {
+    const id = `admin-${randomUUID().slice(0, 6)}`;
+    const admin = await signIn(run.testApp, adminEmail.toUpperCase());
+    const draft = await put(admin.http, id, { max_pinned_decisions: 9 });
+    expect(draft.status).toBe(200);
+    expect(draft.body).toMatchObject({ scope_type: 'hosted_default', scope_id: id, status: 'draft', revision: 1 });
+    // Another workspace does not see the admin's draft, and cannot write one.
+    const other = await tenantClient(run.testApp, `plain-${randomUUID().slice(0, 6)}`);
+    expect((await other.http.get(`/profile-layers/hosted_default/${id}`)).status).toBe(404);
+    const refused = await put(other.http, id, { max_pinned_decisions: 1 });
+    expect([refused.status, refused.body.code]).toEqual([403, 'OPERATOR_ONLY']);
+    const person = await signIn(run.testApp, `someone-${randomUUID().slice(0, 6)}@example.test`);
+    expect((await put(person.http, id, { max_pinned_decisions: 1 })).body.code).toBe('OPERATOR_ONLY');
+
+    expect((await admin.http.post(`/profile-layers/${id}/activate`)).body).toMatchObject({ status: 'active', revision: 2 });
+    expect((await other.http.get(`/profile-layers/hosted_default/${id}`)).body).toMatchObject({ status: 'active', fields: { max_pinned_decisions: 9 } });
+    const history = await admin.http.get(`/profile-layers/${id}/revisions`);
+    expect(history.body.map((r: { action: string; author: string }) => [r.action, r.author])).toEqual([
+      ['activate', adminEmail.toLowerCase()],
+      ['save', adminEmail.toLowerCase()],
+    ]);
+    // Bad input is refused by name, nothing stored.
+    const bad = await put(admin.http, id, { max_pinned_decisions: 'many' });
+    expect([bad.status, bad.body.detail]).toEqual([400, expect.stringContaining('max_pinned_decisions')]);
+    expect((await admin.http.get(`/profile-layers/${id}/revisions`)).body).toHaveLength(2);
+  });
+
+  test("hosted, a person's user layer is keyed on their account: user/me, sessions of any human id, and an e-mail-keyed layer carried over", async () => {
+    const email = `lin-${randomUUID().slice(0, 6)}@example.test`;
+    const owner = await signIn(run.testApp, email);
+    // Before accounts keyed user layers, people used their address as the human id.
+    const legacy = await owner.http.send('PUT', `/profile-layers/user/${email}`, { fields: { code_intel_enabled: true } });
+    expect(legacy.status).toBe(200);
+    const project = (await owner.http.post('/projects', { name: 'Keyed on the account' })).body.id;
+    const session = (await owner.http.post('/sessions/register', { project_id: project, name: 'laptop', human_id: 'lin-laptop' })).body.id;
+    const mine = await owner.http.get(`/projects/${project}/effective-profile?session_id=${session}`);
+    expect(mine.body.fields.code_intel_enabled).toEqual({ value: true, source: 'user' });
+    // Carried over: the layer is the account's now, reachable as user/me, and the address key is gone.
+    expect((await owner.http.get(`/profile-layers/user/${owner.accountId}`)).body).toMatchObject({ scope_id: owner.accountId, fields: { code_intel_enabled: true } });
+    expect((await owner.http.get('/profile-layers/user/me')).body.scope_id).toBe(owner.accountId);
+    expect((await owner.http.get(`/profile-layers/user/${email}`)).status).toBe(404);
+    const saved = await owner.http.send('PUT', '/profile-layers/user/me', { fields: { code_intel_enabled: true, execution_mode: 'interactive' } });
+    expect([saved.status, saved.body.scope_id]).toEqual([200, owner.accountId]);
+
+    // Another member of the same workspace resolving the same session gets their own (empty) user layer, not the owner's.
+    const colleague = await addMember(run.testApp, owner.tenantId, 'member');
+    const theirs = await new Http(run.testApp.url, colleague.token).get(`/projects/${project}/effective-profile?session_id=${session}`);
+    expect(theirs.body.fields.execution_mode).toEqual({ value: 'autonomous', source: 'default' });
+    // A token no one made names no person: user/me is refused, naming why.
+    const nobody = new Http(run.testApp.url, await run.testApp.app.get(ApiTokens).createToken(owner.tenantId, 'ci'));
+    const refused = await nobody.get('/profile-layers/user/me');
+    expect([refused.status, refused.body.code, refused.body.detail]).toEqual([400, 'INVALID_SCOPE', expect.stringMatching(/names no one/)]);
+    // Another workspace does not see the person's layer.
+    const stranger = await tenantClient(run.testApp, `stranger-${randomUUID().slice(0, 6)}`);
+    expect((await stranger.http.get(`/profile-layers/user/${owner.accountId}`)).status).toBe(404);
+  });
+
+  test('the admin password cookie beside a workspace credential authors too, recorded as the admin password', async () => {
+    const id = `pw-${randomUUID().slice(0, 6)}`;
+    const { cookie } = await adminHeaders(run.testApp);
+    const withCookie = run.http.withHeaders({ cookie });
+    const saved = await put(withCookie, id, { execution_mode: 'autonomous' });
+    expect(saved.status).toBe(200);
+    expect((await withCookie.get(`/profile-layers/${id}/revisions`)).body).toEqual([expect.objectContaining({ action: 'save', author: 'admin password' })]);
+    // The same workspace credential without the cookie is an ordinary tenant.
+    expect((await put(run.http, id, { execution_mode: 'interactive' })).body.code).toBe('OPERATOR_ONLY');
+    expect((await run.http.get(`/profile-layers/hosted_default/${id}`)).status).toBe(404);
   });
 });

@@ -117,7 +117,7 @@ describe.each(eachBackend())('profile layers on %s', (_name, backend) => {
   test('every scope takes part in order: hosted_default < workspace < user < project < session, field by field', async () => {
     const project = await newProject('Five scopes');
     const sessionId = await newSession(project, 'grace');
-    await save('workspace', 'singleton', { fields: { max_pinned_decisions: 30, code_intel_enabled: true, executor_config: { test_command: 'npm test' } } });
+    await save('workspace', 'singleton', { fields: { max_pinned_decisions: 30, code_intel_enabled: false, executor_config: { test_command: 'npm test' } } });
     await save('user', 'grace', { fields: { max_pinned_decisions: 40, auto_worktrees: true } });
     expect((await run.http.patch(`/projects/${project}/settings`, { max_pinned_decisions: 50 })).status).toBe(200);
     await save('project', project, { fields: { capability_manifest_ref: '.baton/capabilities.json' } });
@@ -127,11 +127,11 @@ describe.each(eachBackend())('profile layers on %s', (_name, backend) => {
       expect(profile.fields).toMatchObject({
         max_pinned_decisions: { value: 50, source: 'project' },
         auto_worktrees: { value: true, source: 'user' },
-        code_intel_enabled: { value: false, source: 'session' },
+        code_intel_enabled: { value: true, source: 'session' },
         'executor_config.test_command': { value: 'npm test', source: 'workspace' },
         'executor_config.max_parallel': { value: 4, source: 'session' },
         capability_manifest_ref: { value: '.baton/capabilities.json', source: 'project' },
-        execution_mode: { value: 'interactive', source: 'default' },
+        execution_mode: { value: 'autonomous', source: 'default' },
       });
       expect(profile.layers.map((l: { scope_type: string }) => l.scope_type)).toEqual(['workspace', 'user', 'project_settings', 'project', 'session']);
       // Without the session, grace's layer applies only when asked for.

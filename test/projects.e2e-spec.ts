@@ -112,7 +112,7 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
   });
 
   test('an MCP client initializes, lists the project tools, and a project it creates is visible over REST', async () => {
-    const client = await connectMcp(run.testApp.url, run.token);
+    const client = await connectMcp(run.testApp.url, run.token, 'http', 'projects');
     try {
       expect(client.getServerVersion()?.name).toBe('baton');
       const { tools } = await client.listTools();

@@ -27,7 +27,7 @@ describe('pub/sub diagnostics on a self-hosted instance without Redis', () => {
         publish: { attempts: 0, successes: 0, failures: 0, fallbacks: 0, latency_ms_samples: [], latency_ms: { p50: null, p99: null, max: null } },
         polling: { interval_ms: 1000, safety_interval_ms: 10000, max_wait_seconds: 50 },
         budget: { plan: 'paid', enforced: false, tier: 'unlimited' },
-        cache: { read_through: { implemented: false }, board_read: { live: false } },
+        cache: { read_through: { implemented: false }, board_read: { live: true, entries: 0, hits: 0, misses: 0, invalidations: 0 } },
         last_error_class: null,
         last_error_age_seconds: null,
         last_construction_error_class: null,

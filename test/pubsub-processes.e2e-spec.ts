@@ -1,24 +1,12 @@
 import { dashboardSocket } from './support/dashboard-socket';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
-import { ServerProcess, startServerProcess } from './support/processes';
+import { ServerProcess } from './support/processes';
+import { twoProcesses } from './support/instances';
 import { REDIS_URL, uniquePrefix } from './support/services';
 import { median } from './support/stats';
 import { describePostgres, describeRedis } from './support/suites';
-import { hostedEnv, provisionTenant, startApp } from './support/test-app';
 import { sleep, waitUntil } from './support/wait';
-
-/** Two `node dist/src/main.js` processes on one database (and one Redis): needs `npm run build` first. */
-async function twoProcesses(env: Record<string, string>, tenants: string[], plan: 'paid' | 'free' = 'paid') {
-  const db = await TestDatabase.create();
-  const setup = await startApp(hostedEnv(db.url));
-  const provisioned = [];
-  for (const name of tenants) provisioned.push(await provisionTenant(setup, name));
-  await setup.close();
-  await db.query('UPDATE control.tenants SET plan = $1', [plan]);
-  const servers = await Promise.all([0, 1].map(() => startServerProcess(hostedEnv(db.url, env), { timeoutMs: 30_000 })));
-  return { db, servers, tokens: provisioned.map((p) => p.token), ids: provisioned.map((p) => p.tenant_id) };
-}
 
 describeRedis('two server processes sharing Postgres and Redis', () => {
   let db: TestDatabase;

@@ -79,6 +79,19 @@ describePostgres('MCP rate limit (hosted, in process memory)', () => {
     expect((await http.post('/mcp', LIST_TOOLS, MCP_HEADERS)).status).toBe(429);
   });
 
+  test('the 405 answers of GET and DELETE /mcp take nothing from the budget, and every call says what is left', async () => {
+    const { token } = await provisionTenant(testApp, 'free-answers');
+    const http = new Http(testApp.url, token);
+    for (let i = 0; i < 3; i++) {
+      const [get, del] = [await http.get('/mcp'), await http.delete('/mcp')];
+      expect([get.status, del.status]).toEqual([405, 405]);
+      expect(get.headers.get('x-ratelimit-remaining')).toBeNull();
+    }
+    const first = await http.post('/mcp', LIST_TOOLS, MCP_HEADERS);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual(['100', '99']);
+    expect((await http.post('/mcp', batchOf(3), MCP_HEADERS)).headers.get('x-ratelimit-remaining')).toBe('96');
+  });
+
   test('/mcp and /mcp/sse draw on one budget: once /mcp has used it up, no call gets through SSE', async () => {
     const { token } = await provisionTenant(testApp, 'sse-shared');
     const http = new Http(testApp.url, token);

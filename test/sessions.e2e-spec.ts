@@ -47,11 +47,11 @@ describe.each(eachBackend())('sessions and file locks on %s', (_name, backend) =
 
   test('heartbeat answers {ok: true} while active, {ok: false} once closed, 404 for an unknown id', async () => {
     const s = await register();
-    expect((await run.http.post(`/sessions/${s.id}/heartbeat`)).body).toEqual({ ok: true, status: 'active' });
+    expect((await run.http.post(`/sessions/${s.id}/heartbeat`)).body).toEqual({ ok: true, status: 'active', notices: [] });
     const closed = await run.http.post(`/sessions/${s.id}/close`);
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ closed_now: true, session: { id: s.id, status: 'closed', close_reason: 'closed' } });
-    expect((await run.http.post(`/sessions/${s.id}/heartbeat`)).body).toEqual({ ok: false, status: 'closed' });
+    expect((await run.http.post(`/sessions/${s.id}/heartbeat`)).body).toEqual({ ok: false, status: 'closed', notices: [] });
     const again = await run.http.post(`/sessions/${s.id}/close`);
     expect(again.body.closed_now).toBe(false);
     expect((await run.http.post(`/sessions/${randomUUID()}/heartbeat`)).status).toBe(404);
@@ -162,8 +162,8 @@ describe.each(eachBackend())('sessions and file locks on %s', (_name, backend) =
       hitl_auto_answer: false,
       auto_worktrees: false,
       require_merge_approval: false,
-      code_intel_enabled: false,
-      execution_mode: 'interactive',
+      code_intel_enabled: true,
+      execution_mode: 'autonomous',
       executor_config: {},
     });
     const patched = await run.http.patch(`/projects/${projectId}/settings`, { hitl_auto_answer: true, executor_config: { test_min: 2 } });

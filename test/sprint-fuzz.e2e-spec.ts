@@ -275,7 +275,7 @@ describe.each(eachBackend())('sprint routes and tools refuse bad input on %s', (
     const session = await api.session(projectId);
     const item = await api.item(projectId, { title: 'Anchor for tool fuzzing' });
     const before = JSON.stringify((await run.http.get(`/projects/${projectId}/sprint-items`)).body);
-    const client = await connectMcp(run.testApp.url, run.token);
+    const client = await connectMcp(run.testApp.url, run.token, 'http', 'sprint,sprint_planning');
     const failures: string[] = [];
     try {
       const names = [

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { freePort, REPO_ROOT, startServerProcess } from './support/processes';
 import { describePostgres } from './support/suites';
+import { waitUntil } from './support/wait';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -23,6 +24,31 @@ describe('starting Baton from the command line', () => {
       await server.stop();
     }
   }, 30_000);
+
+  test("the production entry point leaves its compiled modules in Node's compile cache, and starts again from them", async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'baton-compile-cache-'));
+    const filesIn = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name);
+    try {
+      const first = await startServerProcess({ NODE_COMPILE_CACHE: cache });
+      try {
+        // Written while it runs (not only at exit), so a server that is killed leaves it too.
+        await waitUntil(() => filesIn(cache).length > 0, 10_000);
+      } finally {
+        await first.stop();
+      }
+      const second = await startServerProcess({ NODE_COMPILE_CACHE: cache });
+      try {
+        expect((await new Http(second.url).post('/projects', { name: 'from the cache' })).status).toBe(201);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 45_000);
 
   test('a bad variable stops the boot with a message naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'baton-badcfg-'));
@@ -66,18 +92,21 @@ describePostgres('command-line tenant provisioning', () => {
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, SERVICE_PORT: String(await freePort()) };
     const migrate = spawnSync(npm, ['run', '-s', 'migrate'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
     expect(migrate.status).toBe(0);
-    expect(JSON.parse(migrate.stdout.trim())).toEqual({ migrated: true, database: 'postgres', mode: 'hosted', tenants_behind: 0 });
+    expect(JSON.parse(migrate.stdout.trim())).toMatchObject({ migrated: true, database: 'postgres', mode: 'hosted', tenants_behind: 0, shared: { target: 'control' }, failed: [] });
 
     const create = spawnSync(npm, ['run', '-s', 'tenant:create', '--', '--name', 'Acme Robotics'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
     expect(create.status).toBe(0);
     const lines = create.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const result = JSON.parse(lines[0]);
-    expect(result).toEqual({ tenant_id: expect.stringMatching(/^[0-9a-f-]{36}$/), token: expect.stringMatching(/^sk_service_[A-Za-z0-9_-]{43}$/) });
+    expect(result).toEqual({ tenant_id: expect.stringMatching(/^[0-9a-f-]{36}$/), token: expect.stringMatching(/^sk_service_[A-Za-z0-9]{42}$/) });
     expect(create.stderr).not.toContain(result.token);
 
     const [tenant] = await db.query<{ name: string }>('SELECT name FROM control.tenants WHERE id = $1', [result.tenant_id]);
     expect(tenant.name).toBe('Acme Robotics');
+    const again = spawnSync(npm, ['run', '-s', 'migrate'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.stdout.trim())).toMatchObject({ migrated: true, tenants_behind: 0, shared: { applied: [] }, tenants: { total: 1, behind: 0, failed: 0 } });
 
     const server = await startServerProcess({ SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, APP_URL: 'http://127.0.0.1' });
     try {

@@ -7,6 +7,7 @@ import { createProject } from './support/projects';
 import { BAD_SEGMENTS, fuzzPathIds, fuzzRoute, fuzzTool } from './support/route-fuzz';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
+import { setPlan } from './support/plans';
 
 describe.each(eachBackend())('tasks on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -14,7 +15,8 @@ describe.each(eachBackend())('tasks on %s', (_name, backend) => {
   let session: { id: string };
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000' });
+    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000', SERVICE_PLAN_CACHE_SECONDS: '0' });
+    await setPlan(run, 'paid');
     projectId = await newProject('Tasks');
     session = await register(projectId);
   });
@@ -350,7 +352,7 @@ describe.each(hostedBackend())('tasks across tenants on %s', (_name, backend) =>
   let run: RunningBackend;
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000' });
+    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000', SERVICE_PLAN_CACHE_SECONDS: '0' });
   });
   afterAll(async () => {
     await run?.stop();
@@ -364,6 +366,7 @@ describe.each(hostedBackend())('tasks across tenants on %s', (_name, backend) =>
     const intruder = other.http;
     const theirs = (await intruder.post('/projects', { name: 'Theirs' })).body.id;
     const theirSession = (await intruder.post('/sessions/register', { project_id: theirs })).body;
+    await setPlan(run, 'paid');
     const probes = [
       await intruder.get(`/tasks/${t.id}`),
       await intruder.patch(`/tasks/${t.id}`, { status: 'done' }),

@@ -4,7 +4,8 @@ import WebSocket from 'ws';
 import { runWithTenant, TenantDb } from '../libs/tenancy';
 import { SHARED_DATA_SOURCE } from '../src/database/database.module';
 import { hashApiToken } from '../src/modules/tenants/api-token.util';
-import { TenantsService } from '../src/modules/tenants/tenants.service';
+import { ApiTokens } from '../src/modules/tenants/api-tokens.service';
+import { TenantProvisioning } from '../src/modules/tenants/tenant-provisioning.service';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
@@ -56,18 +57,47 @@ describePostgres('hosted tenancy on Postgres', () => {
     const id = randomUUID();
     const now = new Date().toISOString();
     await runWithTenant(tenant, () =>
-      db.writeStatement("INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, 'Written in one trip', 'written in one trip', $2, $2)", [id, now]),
+      db.writeStatement({
+        text: "INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, 'Written in one trip', 'written in one trip', $2, $2)",
+        values: [id, now],
+      }),
     );
     expect((await a.http.get(`/projects/${id}`)).body.name).toBe('Written in one trip');
     expect((await b.http.get(`/projects/${id}`)).status).toBe(404);
     const failing = runWithTenant(tenant, () =>
-      db.writeStatement("INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, 'Twice', 'written in one trip', $2, $2)", [randomUUID(), now]),
+      db.writeStatement({
+        text: "INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, 'Twice', 'written in one trip', $2, $2)",
+        values: [randomUUID(), now],
+      }),
     );
     await expect(failing).rejects.toThrow();
     // Every pooled connection is usable again: no transaction was left open on one.
     const reads = await Promise.all(Array.from({ length: 12 }, () => a.http.post('/projects', { name: `After ${randomUUID()}` })));
     expect(reads.map((r) => r.status)).toEqual(Array(12).fill(201));
     expect((await a.http.get('/projects')).body.filter((p: { name: string }) => p.name === 'Twice')).toEqual([]);
+  });
+
+  test('a prepared writeStatement writes in the schema of the tenant it runs for, when pooled connections serve two tenants in turn', async () => {
+    const tenantDb = testApp.app.get(TenantDb);
+    const resolver = testApp.app.get(TenantResolver);
+    const [ta, tb] = [await resolver.resolve(`Bearer ${a.token}`), await resolver.resolve(`Bearer ${b.token}`)];
+    const now = new Date().toISOString();
+    const written: Record<'a' | 'b', string[]> = { a: [], b: [] };
+    // One after another, so the pool hands the same idle connections to both tenants: the statement
+    // prepared there for one tenant's search path runs again for the other's.
+    for (let i = 0; i < 12; i++) {
+      const [key, tenant] = i % 2 === 0 ? (['a', ta] as const) : (['b', tb] as const);
+      const id = randomUUID();
+      written[key].push(id);
+      const text = 'INSERT INTO projects (id, name, name_key, created_at, updated_at) VALUES ($1, $2, lower($2), $3, $3)';
+      await runWithTenant(tenant, () => tenantDb.writeStatement({ name: 'test_prepared_project_insert', text, values: [id, `Prepared ${id}`, now] }));
+    }
+    const names = async (client: TenantClient) => ((await client.http.get('/projects')).body as { id: string }[]).map((p) => p.id);
+    const [listA, listB] = [await names(a), await names(b)];
+    expect(listA).toEqual(expect.arrayContaining(written.a));
+    expect(listB).toEqual(expect.arrayContaining(written.b));
+    expect(listA.filter((id) => written.b.includes(id))).toEqual([]);
+    expect(listB.filter((id) => written.a.includes(id))).toEqual([]);
   });
 
   test("tenant A's MCP session cannot see or touch tenant B's projects", async () => {
@@ -98,10 +128,10 @@ describePostgres('hosted tenancy on Postgres', () => {
     expect((await anon.withToken('not_a_baton_token').get('/projects')).status).toBe(401);
     expect((await anon.withToken('sk_service_' + 'x'.repeat(43)).get('/projects')).status).toBe(401);
 
-    const extra = await testApp.app.get(TenantsService).createToken(a.tenant_id, 'to revoke');
+    const extra = await testApp.app.get(ApiTokens).createToken(a.tenant_id, 'to revoke');
     const client = new Http(testApp.url, extra);
     expect((await client.get('/projects')).status).toBe(200);
-    await testApp.app.get(TenantsService).revokeToken(extra);
+    await testApp.app.get(ApiTokens).revokeToken(extra);
     const revoked = await client.get('/projects');
     expect(revoked.status).toBe(401);
     expect(revoked.body.detail).toBe('invalid or revoked API token');
@@ -267,7 +297,9 @@ describePostgres('hosted tenancy on Postgres', () => {
     const tenantTables = bySchema.get(tenantSchemas[0]) ?? [];
     expect(tenantTables).toEqual(expect.arrayContaining(['baton_migrations', 'projects']));
     for (const schema of tenantSchemas) expect(bySchema.get(schema)).toEqual(tenantTables);
-    expect(bySchema.get('control')?.sort()).toEqual(['api_tokens', 'baton_migrations', 'hosted_profile_layer_revisions', 'hosted_profile_layers', 'tenants']);
+    const control = bySchema.get('control') ?? [];
+    expect(control).toEqual(expect.arrayContaining(['api_tokens', 'baton_migrations', 'tenants', 'accounts', 'memberships', 'web_sessions']));
+    expect(control.filter((table) => table !== 'baton_migrations' && tenantTables.includes(table))).toEqual([]);
     expect(bySchema.get('public') ?? []).toEqual([]);
     const known = new Set(['control', 'public', ...tenantSchemas]);
     expect([...bySchema.keys()].filter((s) => !known.has(s))).toEqual([]);
@@ -290,11 +322,11 @@ describePostgres('hosted tenancy on Postgres', () => {
     const [{ schema_name, role_name }] = await db.query<{ schema_name: string; role_name: string }>('SELECT schema_name, role_name FROM control.tenants WHERE id = $1', [
       c.tenant_id,
     ]);
-    await testApp.app.get(TenantsService).deprovision(c.tenant_id);
+    await testApp.app.get(TenantProvisioning).deprovision(c.tenant_id);
     expect(await db.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema_name])).toEqual([]);
     expect(await db.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role_name])).toEqual([]);
     expect(await db.query('SELECT 1 FROM control.api_tokens WHERE tenant_id = $1', [c.tenant_id])).toEqual([]);
     expect((await http.get('/projects')).status).toBe(401);
-    await expect(testApp.app.get(TenantsService).deprovision(randomUUID())).rejects.toThrow(/not found/);
+    await expect(testApp.app.get(TenantProvisioning).deprovision(randomUUID())).rejects.toThrow(/not found/);
   });
 });

@@ -10,6 +10,8 @@ export interface RunningBackend {
   http: Http;
   token?: string;
   db?: TestDatabase;
+  /** Another instance on the same storage (same SQLite file or Postgres database), as a second replica; stop it yourself. */
+  sameStorage(env?: Record<string, string>): Promise<TestApp>;
   stop(): Promise<void>;
 }
 
@@ -22,7 +24,12 @@ const sqlite: Backend = {
   name: 'sqlite (self-hosted)',
   async start(env = {}) {
     const testApp = await startApp(env);
-    return { testApp, http: new Http(testApp.url), stop: () => testApp.close() };
+    return {
+      testApp,
+      http: new Http(testApp.url),
+      sameStorage: (more = {}) => startApp({ ...env, ...more, SERVICE_DATA_DIR: testApp.config.dataDir }),
+      stop: () => testApp.close(),
+    };
   },
 };
 
@@ -37,6 +44,7 @@ const postgresHosted: Backend = {
       db,
       token,
       http,
+      sameStorage: (more = {}) => startApp(hostedEnv(db.url, { ...env, ...more })),
       async stop() {
         await testApp.close();
         await db.drop();
@@ -54,6 +62,7 @@ const postgresSelfHosted: Backend = {
       testApp,
       db,
       http: new Http(testApp.url),
+      sameStorage: (more = {}) => startApp({ SERVICE_DB_URL: db.url, ...env, ...more }),
       async stop() {
         await testApp.close();
         await db.drop();
@@ -87,4 +96,9 @@ export function eachBackend() {
  */
 export function hostedBackend() {
   return eachBackend().filter(([name]) => name === postgresHosted.name);
+}
+
+/** The self-hosted rows only (SQLite, and Postgres when it is there): features that need the server's own disk, such as a local checkout. */
+export function selfHostedBackends() {
+  return eachBackend().filter(([name]) => name !== postgresHosted.name);
 }

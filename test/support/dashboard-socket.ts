@@ -2,8 +2,8 @@ import WebSocket from 'ws';
 import { waitUntil } from './wait';
 
 /** A dashboard WebSocket that collects the frames it receives. */
-export async function dashboardSocket(baseUrl: string, token?: string): Promise<{ ws: WebSocket; frames: { event: string; data: any }[] }> {
-  const ws = new WebSocket(baseUrl.replace('http', 'ws') + '/ws', { headers: token ? { authorization: `Bearer ${token}` } : {} });
+export async function dashboardSocket(baseUrl: string, token?: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; frames: { event: string; data: any }[] }> {
+  const ws = new WebSocket(baseUrl.replace('http', 'ws') + '/ws', { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   const frames: { event: string; data: any }[] = [];
   ws.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
   await waitUntil(() => frames.some((f) => f.event === 'connected'), 5000, 'websocket connected');

@@ -1,7 +1,10 @@
+import { Receiver } from './http-receiver';
 import { Backend, backends, RunningBackend } from './backends';
 import { Http } from './http';
+import { callToolOnce } from './mcp-client';
 import { Random, seededRandom, seedFor } from './random';
 import { seededUuid } from './schema-inputs';
+import { ADMIN_PASSWORD } from './admin';
 import { tenantClient } from './tenant-client';
 
 /**
@@ -23,6 +26,12 @@ export interface WorldIds {
   workspaceNote?: string;
   workspaceDecision?: string;
   workspaceItem?: string;
+  proposal?: string;
+  a2aTask: string;
+  worktree: string;
+  machine: string;
+  experiment: string;
+  run: string;
   tenant?: string;
 }
 
@@ -43,6 +52,20 @@ async function created(http: Http, path: string, body: unknown): Promise<string>
   return id;
 }
 
+/** A marked machine, experiment, run (written by executors over MCP) and worktree. */
+async function executorRecords(http: Http, token: string | undefined, project: string, marker: string) {
+  const tool = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const res = await callToolOnce(http.base, token, name, { project_id: project, ...args });
+    if (res.isError) throw new Error(`seeding ${name}: ${res.text.slice(0, 300)}`);
+    return res.value.id as string;
+  };
+  const machine = await tool('register_machine', { name: `Machine ${marker}`, slots: 2 });
+  const experiment = await tool('record_experiment', { name: `Experiment ${marker}`, hypothesis: marker });
+  const run = await tool('record_run', { description: `Run ${marker}`, machine_id: machine, experiment_id: experiment });
+  const worktree = await created(http, `/projects/${project}/worktrees`, { path: `/srv/${marker}`, branch: marker, machine_id: machine });
+  return { machine, experiment, run, worktree };
+}
+
 /**
  * Creates a project and one of each of its records through the REST API, all
  * marked; with `workspace`, also a workspace note, decision and item (they
@@ -60,17 +83,26 @@ export async function seedWorld(http: Http, marker: string, opts: { workspace: b
     note: await created(http, `${p}/notes`, { title: `Note ${marker}`, body: `body ${marker}` }),
     hitl: await created(http, `${p}/hitl`, { question: `Question ${marker}?`, session_id: session }),
     pinned: await created(http, `${p}/decisions-pinned`, { title: `Pinned ${marker}`, body: `because ${marker}` }),
+    ...(await executorRecords(http, opts.token, project, marker)),
+    a2aTask: '',
     tenant: opts.tenant,
   };
   await created(http, `${p}/messages`, { body: `Message ${marker}`, to_session_id: session });
+  const a2a = await http.post(`/a2a/${project}/tasks/send`, { message: { messageId: `m-${marker}`, role: 'ROLE_USER', parts: [{ text: `A2A task ${marker}` }] } });
+  if (a2a.status !== 200) throw new Error(`seeding an A2A task: ${a2a.status} ${a2a.text.slice(0, 300)}`);
+  ids.a2aTask = a2a.body.task.id;
   if (opts.workspace) {
     ids.workspaceNote = await created(http, '/workspace/notes', { title: `Workspace note ${marker}`, body: marker });
     ids.workspaceDecision = await created(http, '/workspace/decisions', { title: `Workspace decision ${marker}`, body: marker });
     ids.workspaceItem = await created(http, '/workspace/sprint-items', { title: `Workspace item ${marker}` });
+    const proposal = await callToolOnce(http.base, opts.token, 'add_workspace_proposal', { title: `Proposal ${marker}`, body: marker });
+    if (proposal.isError) throw new Error(`seeding a proposal: ${proposal.text.slice(0, 300)}`);
+    ids.proposal = proposal.value.id;
   }
   const idFor = (field: string, workspace: boolean): string | undefined => {
     switch (field) {
       case 'project_id':
+      case 'agent_id':
       case 'ids':
       case 'scope_id':
         return ids.project;
@@ -90,8 +122,18 @@ export async function seedWorld(http: Http, marker: string, opts: { workspace: b
         return workspace ? ids.workspaceDecision : ids.pinned;
       case 'request_id':
         return ids.hitl;
+      case 'proposal_id':
+        return ids.proposal;
       case 'tenant_id':
         return ids.tenant;
+      case 'worktree_id':
+        return ids.worktree;
+      case 'machine_id':
+        return ids.machine;
+      case 'experiment_id':
+        return ids.experiment;
+      case 'run_id':
+        return ids.run;
       default:
         return undefined;
     }
@@ -141,7 +183,16 @@ export function fuzzedBackends(): (readonly [string, Backend])[] {
  * marked with a value drawn from `seed` (so a replayed seed plants the same markers).
  */
 export async function startFuzzWorlds(backend: Backend, name: string, seed: number): Promise<{ run: RunningBackend; worlds: Worlds }> {
-  const run = await backend.start({ SERVICE_MCP_RATE_LIMIT: '1000000', SERVICE_MAX_WAIT_SECONDS: '1' });
+  // Routes that proxy a public service answer 502 when it is out of reach (no network here): it gets a stand-in.
+  const registry = await Receiver.start();
+  registry.reply = () => ({ servers: [], metadata: { count: 0 } });
+  const started = await backend.start({
+    SERVICE_MCP_RATE_LIMIT: '1000000',
+    SERVICE_MAX_WAIT_SECONDS: '1',
+    SERVICE_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SERVICE_MCP_REGISTRY_URL: registry.url,
+  });
+  const run: RunningBackend = { ...started, stop: () => started.stop().finally(() => registry.close()) };
   const hosted = run.testApp.config.isHosted;
   const other = hosted ? await tenantClient(run.testApp, 'tenant-b') : undefined;
   const rng: Random = seededRandom(seedFor(seed, `markers ${name}`));

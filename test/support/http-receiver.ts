@@ -15,6 +15,8 @@ export interface Received {
 export class Receiver {
   readonly requests: Received[] = [];
   status = 200;
+  /** When set, the body answered to each request (a model provider's completion, say; it may wait) instead of the e-mail provider's `{id}`. */
+  reply: ((request: Received) => unknown | Promise<unknown>) | null = null;
   private constructor(
     private readonly server: Server,
     readonly port: number,
@@ -32,9 +34,11 @@ export class Receiver {
         } catch {
           // plain text
         }
-        receiver.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+        const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+        receiver.requests.push(request);
         res.statusCode = receiver.status;
         res.setHeader('content-type', 'application/json');
+        if (receiver.reply) return void Promise.resolve(receiver.reply(request)).then((answer) => res.end(JSON.stringify(answer)));
         res.end(JSON.stringify(receiver.status < 300 ? { id: `email-${receiver.requests.length}` } : { name: 'application_error', message: 'down' }));
       });
     });

@@ -10,10 +10,16 @@ export class Http {
   constructor(
     readonly base: string,
     private readonly token?: string,
+    /** Headers sent with every request (a browser's cookie and Origin), under the call's own. */
+    private readonly defaults: Record<string, string> = {},
   ) {}
 
   withToken(token: string | undefined): Http {
-    return new Http(this.base, token);
+    return new Http(this.base, token, this.defaults);
+  }
+
+  withHeaders(headers: Record<string, string>): Http {
+    return new Http(this.base, this.token, { ...this.defaults, ...headers });
   }
 
   get<T = any>(path: string, headers: Record<string, string> = {}) {
@@ -31,7 +37,7 @@ export class Http {
 
   /** Sends `body` as JSON, or as-is when it is already a string (for malformed payloads). */
   async send<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
-    const init: RequestInit = { method, headers: { ...headers } };
+    const init: RequestInit = { method, headers: { ...this.defaults, ...headers }, redirect: 'manual' };
     const h = init.headers as Record<string, string>;
     if (this.token) h.authorization = `Bearer ${this.token}`;
     if (body !== undefined) {

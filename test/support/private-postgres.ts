@@ -26,7 +26,9 @@ function runAs(): { prefix: string[]; uid?: number; gid?: number } {
     .find((line) => line.startsWith('postgres:'));
   if (!passwd) throw new Error('running as root, and there is no postgres OS user to run a private cluster as');
   const [, , uid, gid] = passwd.split(':');
-  return { prefix: ['runuser', '-u', 'postgres', '--'], uid: Number(uid), gid: Number(gid) };
+  // runuser lives in /usr/sbin, which a PATH of only /usr/bin:/bin (a non-login shell) leaves out.
+  const runuser = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
+  return { prefix: [runuser, '-u', 'postgres', '--'], uid: Number(uid), gid: Number(gid) };
 }
 
 /** Why a private cluster cannot run here, or undefined when it can. */

@@ -45,10 +45,14 @@ export async function waitForHealth(url: string, timeoutMs: number, child?: Chil
 
 /**
  * Runs `command` (default: the built server, `node dist/src/main.js`) as a
- * separate process on a free port and waits for /health to report `status` (default `ok`).
+ * separate process on a free port (or `port`: one APP_URL names, or a restart on the same
+ * address) and waits for /health to report `status` (default `ok`).
  */
-export async function startServerProcess(env: Record<string, string>, options: { command?: string[]; timeoutMs?: number; status?: string } = {}): Promise<ServerProcess> {
-  const port = await freePort();
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { command?: string[]; timeoutMs?: number; status?: string; port?: number } = {},
+): Promise<ServerProcess> {
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), 'baton-proc-'));
   const [cmd, ...args] = options.command ?? [process.execPath, 'dist/src/main.js'];
   const child = spawn(cmd, args, {

@@ -3,9 +3,11 @@ import { INestApplication } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Server } from 'node:http';
 import { createApp } from '../../src/app.factory';
+import { closeServing, ShutdownDrain } from '../../src/common/lifecycle/shutdown-drain';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { TenantsService } from '../../src/modules/tenants/tenants.service';
+import { TenantProvisioning } from '../../src/modules/tenants/tenant-provisioning.service';
 
 export interface TestApp {
   app: INestApplication;
@@ -18,7 +20,8 @@ export interface TestApp {
 }
 
 /**
- * Starts the real application in this process on a free port. `env` is the
+ * Starts the real application in this process on a free port (or on SERVICE_PORT when `env` sets
+ * it: a suite whose APP_URL must name the port, such as provider callbacks). `env` is the
  * environment it sees (nothing is read from the test runner's environment).
  */
 export async function startApp(env: Record<string, string | undefined> = {}): Promise<TestApp> {
@@ -31,7 +34,7 @@ export async function startApp(env: Record<string, string | undefined> = {}): Pr
   });
   const logs: string[] = [];
   const app = await createApp(config, { logWrite: (line) => logs.push(line) });
-  await app.listen(0, '127.0.0.1');
+  await app.listen(config.port, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
     app,
@@ -39,7 +42,9 @@ export async function startApp(env: Record<string, string | undefined> = {}): Pr
     url: `http://127.0.0.1:${address.port}`,
     logs,
     async close() {
-      await app.close();
+      // As the real process stops (src/main.ts): waits answer, streams and sockets end, so nothing left open holds the close.
+      app.get(ShutdownDrain).begin();
+      await closeServing(app.getHttpServer() as Server, () => app.close());
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -63,5 +68,5 @@ export function hostedEnv(dbUrl: string, extra: Record<string, string> = {}): Re
 
 /** Provisions a tenant through the running app's control plane. */
 export async function provisionTenant(testApp: TestApp, name: string): Promise<{ tenant_id: string; token: string }> {
-  return testApp.app.get(TenantsService).provision(name);
+  return testApp.app.get(TenantProvisioning).provision(name);
 }

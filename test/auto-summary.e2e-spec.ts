@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { AutoSummarySweeper } from '../src/modules/time/auto-summary.sweeper';
+import { eachBackend, RunningBackend } from './support/backends';
+import { Http } from './support/http';
+import { Instances, startInstances } from './support/instances';
+import { createProject } from './support/projects';
+import { describePostgres } from './support/suites';
+import { sleep } from './support/wait';
+
+describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test('a cycle digests what changed in each active project, once per interval; a quiet project gets none', async () => {
+    const p = await createProject(run.http, 'Digest');
+    const quiet = await createProject(run.http, 'Quiet');
+    const parked = await createProject(run.http, 'Parked');
+    expect((await run.http.patch(`/projects/${parked}/organization`, { status: 'parked' })).status).toBe(200);
+    const s = (await run.http.post('/sessions/register', { project_id: p, name: 'worker' })).body.id;
+    await run.http.post('/sessions/register', { project_id: parked, name: 'parked worker' });
+    await run.http.post('/tasks', { project_id: p, session_id: s, description: 'Wrote the parser\nwith details' });
+    await run.http.post('/tasks', { project_id: p, session_id: s, description: 'Still thinking', status: 'pending' });
+    const item = (await run.http.post(`/projects/${p}/sprint-items`, { title: 'Ship the parser', version: 'v1' })).body;
+    await run.http.post(`/projects/${p}/sprint-items/${item.id}/claim`, { session_id: s });
+    await run.http.post(`/projects/${p}/decisions-pinned`, { title: 'Parse with a PEG', body: '' });
+
+    const sweeper = run.testApp.app.get(AutoSummarySweeper);
+    // The default interval is 600 s: this first cycle covers the last 600 s, the next one is not due yet.
+    expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await sweeper.runOnce()).toBe(0);
+    const summary = (await run.http.get(`/projects/${p}/stats`)).body.latest_summary;
+    expect(summary.body.split('\n')).toEqual([
+      expect.stringMatching(/^Since .*: 1 tasks done, 1 sprint items moved, 1 decisions pinned, 1 sessions started\.$/),
+      '- done: Wrote the parser',
+      '- item in_progress: Ship the parser',
+      '- decision: Parse with a PEG',
+    ]);
+    expect(Date.parse(summary.until) - Date.parse(summary.since)).toBe(600_000);
+    expect((await run.http.get(`/projects/${quiet}/stats`)).body.latest_summary).toBeNull();
+    expect((await run.http.get(`/projects/${parked}/stats`)).body.latest_summary).toBeNull();
+  });
+});
+
+describePostgres('the auto-summary with two processes on one database', () => {
+  let instances: Instances;
+
+  beforeAll(async () => {
+    instances = await startInstances(2, { hosted: false, env: { SERVICE_AUTO_SUMMARY_INTERVAL: '1', SERVICE_SWEEP_INTERVAL_SECONDS: '0' } });
+  }, 70_000);
+  afterAll(async () => {
+    await instances?.stop();
+  });
+
+  test('runs once per interval, not once per process: consecutive summaries are an interval apart and cover time without overlap', async () => {
+    const [a, b] = instances.servers.map((s) => new Http(s.url));
+    const p = await createProject(a, 'Busy');
+    const s = (await a.post('/sessions/register', { project_id: p, name: 'worker' })).body.id;
+    const started = Date.now();
+    // A task every 100 ms, through both processes, so that every cycle has something to digest.
+    for (let i = 0; Date.now() - started < 5_000; i++) {
+      expect((await (i % 2 ? a : b).post('/tasks', { project_id: p, session_id: s, description: `task ${i} ${randomUUID().slice(0, 4)}` })).status).toBe(201);
+      await sleep(100);
+    }
+    await sleep(1_200);
+    const rows = await instances.db.query<{ since: Date; until: Date }>('SELECT since, until FROM t_local.project_summaries WHERE project_id = $1 ORDER BY until', [p]);
+    // One process alone makes about five in 5 s; both running every interval would make about ten.
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    expect(rows.length).toBeLessThanOrEqual(7);
+    for (let i = 1; i < rows.length; i++) {
+      expect(rows[i].until.getTime() - rows[i - 1].until.getTime()).toBeGreaterThanOrEqual(900);
+      expect(rows[i].since.getTime()).toBe(rows[i - 1].until.getTime());
+    }
+  }, 30_000);
+});

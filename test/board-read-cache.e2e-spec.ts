@@ -1,0 +1,122 @@
+import { Http } from './support/http';
+import { TestDatabase } from './support/pg-database';
+import { ServerProcess } from './support/processes';
+import { createProject } from './support/projects';
+import { REDIS_URL, uniquePrefix } from './support/services';
+import { describePostgres, describeRedis } from './support/suites';
+import { startApp, TestApp } from './support/test-app';
+import { twoProcesses } from './support/instances';
+import { waitUntil } from './support/wait';
+
+const LOCAL = '00000000-0000-0000-0000-000000000000';
+
+interface Figures {
+  live: boolean;
+  entries?: number;
+  hits?: number;
+  misses?: number;
+  invalidations?: number;
+}
+
+const boardRead = async (http: Http, tenantId: string): Promise<Figures> => (await http.get(`/tunnel/diagnostics/${tenantId}`)).body.pubsub.cache.board_read;
+const titles = async (http: Http, projectId: string): Promise<string[]> =>
+  ((await http.get(`/projects/${projectId}/sprint-items`)).body as { title: string }[]).map((i) => i.title);
+const block = async (http: Http, projectId: string): Promise<string> => (await http.get(`/projects/${projectId}/context-block`)).text;
+
+describe('the board-read cache of a self-hosted SQLite instance', () => {
+  let testApp: TestApp;
+  let http: Http;
+  beforeAll(async () => {
+    testApp = await startApp({ SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+    http = new Http(testApp.url);
+  });
+  afterAll(() => testApp?.close());
+
+  test('a repeated board read is a hit; every write drops it, so no read is stale; diagnostics report live figures', async () => {
+    const p = await createProject(http, 'Board');
+    await http.post(`/projects/${p}/sprint-items`, { version: 'v1', title: 'First on the board' });
+    const before = await boardRead(http, LOCAL);
+    expect(before).toMatchObject({ live: true });
+    expect(await titles(http, p)).toEqual(['First on the board']);
+    expect(await titles(http, p)).toEqual(['First on the board']);
+    const warm = await boardRead(http, LOCAL);
+    expect(warm.hits! - before.hits!).toBe(1);
+    expect(warm.misses! - before.misses!).toBe(1);
+    expect(warm.entries).toBeGreaterThanOrEqual(1);
+
+    await http.post(`/projects/${p}/sprint-items`, { version: 'v1', title: 'Second on the board' });
+    expect(await titles(http, p)).toEqual(['First on the board', 'Second on the board']);
+    expect((await boardRead(http, LOCAL)).invalidations!).toBeGreaterThan(warm.invalidations!);
+
+    // The context block: a workspace note (which tells no dashboard) and a goal change show at once.
+    expect(await block(http, p)).toContain('First on the board');
+    expect(await block(http, p)).not.toContain('Ship it by Friday');
+    expect((await http.post('/workspace/notes', { title: 'Ship it by Friday', body: 'for every project' })).status).toBe(201);
+    expect(await block(http, p)).toContain('Ship it by Friday');
+    await http.post(`/projects/${p}/goal`, { content: 'A goal written just now' });
+    expect(await block(http, p)).toContain('A goal written just now');
+  });
+});
+
+describePostgres('the board-read cache without Redis on Postgres', () => {
+  let db: TestDatabase;
+  let testApp: TestApp;
+  beforeAll(async () => {
+    db = await TestDatabase.create();
+    testApp = await startApp({ SERVICE_DB_URL: db.url, SERVICE_SWEEP_INTERVAL_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await db?.drop();
+  });
+
+  test('is not live: another instance on the same database could write unheard, so every board read goes to the database', async () => {
+    const http = new Http(testApp.url);
+    const p = await createProject(http, 'Unheard');
+    await titles(http, p);
+    await titles(http, p);
+    expect(await boardRead(http, LOCAL)).toEqual({ live: false });
+  });
+});
+
+describeRedis('the board-read cache across two processes sharing Postgres and Redis', () => {
+  let db: TestDatabase;
+  let servers: ServerProcess[] = [];
+  let a: Http;
+  let b: Http;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    const started = await twoProcesses({ SERVICE_CACHE_URL: REDIS_URL, SERVICE_PUBSUB_PREFIX: uniquePrefix('board') }, ['board']);
+    ({ db, servers } = started);
+    tenantId = started.ids[0];
+    [a, b] = servers.map((s) => new Http(s.url, started.tokens[0]));
+    for (const http of [a, b]) {
+      await waitUntil(async () => (await http.get(`/tunnel/diagnostics/${tenantId}`)).body.pubsub?.availability === 'reachable', 15_000, 'reachable');
+      // A write makes the instance learn the tenant's plan: push (and so the cache) is live from then on.
+      await http.post('/workspace/notes', { title: 'warm-up' });
+      await waitUntil(async () => (await boardRead(http, tenantId)).live, 15_000, 'push live');
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db?.drop();
+  });
+
+  test("a write on B drops A's cached board: A's next read shows it, never the board A had cached", async () => {
+    const p = (await a.post('/projects', { name: 'Shared board' })).body.id;
+    await a.post(`/projects/${p}/sprint-items`, { version: 'v1', title: 'Written on A' });
+    expect(await titles(a, p)).toEqual(['Written on A']);
+    expect(await block(a, p)).toContain('Written on A');
+    expect(await titles(a, p)).toEqual(['Written on A']);
+    const cached = await boardRead(a, tenantId);
+    expect(cached.hits).toBeGreaterThanOrEqual(1);
+
+    expect((await b.post(`/projects/${p}/sprint-items`, { version: 'v1', title: 'Written on B', force: true })).status).toBe(201);
+    // The relay through Redis reaches A (its invalidation count moves) ...
+    await waitUntil(async () => (await boardRead(a, tenantId)).invalidations! > cached.invalidations!, 5_000, "B's write reaching A");
+    // ... and A's board is read again: both items, in the listing and in the block.
+    expect(await titles(a, p)).toEqual(['Written on A', 'Written on B']);
+    expect(await block(a, p)).toContain('Written on B');
+  });
+});

@@ -1,0 +1,134 @@
+import { PushService } from '../src/modules/push/push.service';
+import { eachBackend, RunningBackend } from './support/backends';
+import { Http } from './support/http';
+import { seededRandom } from './support/random';
+import { TestApp } from './support/test-app';
+import { sleep, waitUntil } from './support/wait';
+
+/**
+ * Waiting requests share one database read per project (messages) or tenant (questions) and
+ * interval. Two instances on one storage and no Redis: a write on the other instance reaches a
+ * waiter only through that shared read, so a change the coalescing missed would show here as a
+ * message that never arrives (or arrives twice).
+ */
+describe.each(eachBackend())('shared waiting reads on %s', (_name, backend) => {
+  let running: RunningBackend;
+  let second: TestApp;
+  let a: Http;
+  let b: Http;
+  let projectId: string;
+
+  beforeAll(async () => {
+    const env = { SERVICE_POLL_INTERVAL_MS: '150', SERVICE_PUSH_SAFETY_POLL_MS: '150' };
+    running = await backend.start(env);
+    second = await running.sameStorage(env);
+    a = running.http;
+    b = new Http(second.url, running.token);
+    projectId = (await a.post('/projects', { name: 'Waiters' })).body.id;
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await running?.stop();
+  });
+
+  test('random senders, receivers and acks on two instances: every receiver gets every message once', async () => {
+    const random = seededRandom(24);
+    const agents = Array.from({ length: 10 }, (_, i) => `rx-${i}`);
+    const home = new Map(agents.map((agent) => [agent, random.pick([a, b])]));
+    // A first receive starts each agent: it gets the project's messages sent after it.
+    for (const agent of agents) await (home.get(agent) as Http).post(`/projects/${projectId}/messages/receive`, { agent });
+
+    const expected = new Map<string, number[]>(agents.map((agent) => [agent, []]));
+    const got = new Map<string, number[]>(agents.map((agent) => [agent, []]));
+    let sending = true;
+
+    const receiver = async (agent: string) => {
+      const http = home.get(agent) as Http;
+      let acked = 0;
+      while (sending || got.get(agent)!.length < expected.get(agent)!.length) {
+        // Acknowledge in the receive itself, or apart, or (once in a while) late: an unacknowledged message comes back.
+        const how = random.int(3);
+        if (how === 1 && acked > 0) expect((await http.post(`/projects/${projectId}/messages/ack`, { agent, ack_through: acked })).status).toBe(200);
+        const res = await http.post(`/projects/${projectId}/messages/receive`, { agent, wait_seconds: 5, ...(how === 0 && acked > 0 ? { ack_through: acked } : {}) });
+        expect(res.status).toBe(200);
+        const fresh = (res.body.messages as { seq: number }[]).map((m) => m.seq).filter((seq) => seq > acked);
+        if (how === 2 && fresh.length > 0 && random.next() < 0.5) continue; // not acknowledged: the same messages come again
+        got.get(agent)!.push(...fresh);
+        if (fresh.length > 0) acked = Math.max(...fresh);
+      }
+    };
+    const receivers = agents.map(receiver);
+
+    for (let i = 0; i < 60; i++) {
+      const http = random.pick([a, b]);
+      const broadcast = random.next() < 0.25;
+      const to = random.pick(agents);
+      const sent = await http.post(`/projects/${projectId}/messages`, broadcast ? { broadcast: true, body: `all ${i}` } : { to_agent: to, body: `to ${to} ${i}` });
+      expect(sent.status).toBe(201);
+      for (const agent of broadcast ? agents : [to]) expected.get(agent)!.push(sent.body.seq);
+      if (random.next() < 0.3) await sleep(random.int(300));
+    }
+    sending = false;
+    await Promise.all(receivers);
+    for (const agent of agents) expect(got.get(agent)).toEqual(expected.get(agent));
+  }, 120_000);
+
+  test('many waiters of one project share one read, and a message sent on the other instance wakes only its receiver', async () => {
+    const push = second.app.get(PushService);
+    const agents = Array.from({ length: 8 }, (_, i) => `idle-${i}`);
+    for (const agent of agents) await b.post(`/projects/${projectId}/messages/receive`, { agent });
+    const answers = new Map<string, Promise<{ body: { messages: { body: string }[] } }>>();
+    for (const agent of agents) answers.set(agent, b.post(`/projects/${projectId}/messages/receive`, { agent, wait_seconds: 20 }));
+    await waitUntil(async () => push.shared.watcherCount === agents.length, 10_000, 'every receiver waits');
+    expect(push.shared.scopeCount).toBe(1);
+
+    const sent = await a.post(`/projects/${projectId}/messages`, { to_agent: 'idle-3', body: 'only you' });
+    const woken = await answers.get('idle-3')!;
+    expect(woken.body.messages.map((m) => m.body)).toEqual(['only you']);
+    // The others still wait on the same shared read.
+    await sleep(500);
+    expect(push.shared.watcherCount).toBe(agents.length - 1);
+
+    await a.post(`/projects/${projectId}/messages`, { broadcast: true, body: 'everyone' });
+    for (const agent of agents.filter((x) => x !== 'idle-3')) {
+      expect((await answers.get(agent)!).body.messages.map((m) => m.body)).toEqual(['everyone']);
+    }
+    expect(sent.status).toBe(201);
+  }, 60_000);
+
+  test('receivers woken together by one broadcast (read together) get the answers each would get alone', async () => {
+    const push = running.testApp.app.get(PushService);
+    const s1 = (await a.post('/sessions/register', { project_id: projectId, name: 'caster' })).body.id as string;
+    const s2 = (await a.post('/sessions/register', { project_id: projectId, name: 'listener' })).body.id as string;
+    const readers = [{ session_id: s1 }, { session_id: s2 }, ...['b0', 'b1', 'b2', 'b3'].map((agent) => ({ agent }))];
+    for (const r of readers) await a.post(`/projects/${projectId}/messages/receive`, r);
+    const before = push.registry.waiting;
+    const woken = readers.map((r) => a.post(`/projects/${projectId}/messages/receive`, { ...r, wait_seconds: 5, limit: 2 }));
+    await waitUntil(async () => push.registry.waiting >= before + readers.length, 10_000, 'every reader waits');
+    const cast = (await a.post(`/projects/${projectId}/messages`, { broadcast: true, session_id: s1, body: 'together' })).body;
+    const answers = await Promise.all(woken);
+    // Read again one by one (nothing was acknowledged): the same answers.
+    for (const [i, r] of readers.entries()) {
+      const alone = await a.post(`/projects/${projectId}/messages/receive`, { ...r, limit: 2 });
+      expect(answers[i].body).toEqual(alone.body);
+    }
+    // The sender's own broadcast never comes back to it; everyone else gets it.
+    expect(answers[0].body.messages).toEqual([]);
+    for (const answer of answers.slice(1)) expect(answer.body.messages.map((m: { seq: number }) => m.seq)).toEqual([cast.seq]);
+  }, 60_000);
+
+  test('a question answered on the other instance ends a wait through the shared read', async () => {
+    const session = (await a.post('/sessions/register', { project_id: projectId, name: 'asker' })).body.id;
+    const questions = [];
+    for (let i = 0; i < 3; i++) questions.push((await a.post(`/projects/${projectId}/hitl`, { question: `Q${i}?`, session_id: session })).body.id as string);
+    const waits = questions.map((id) => b.get(`/hitl/${id}?wait=20`));
+    await waitUntil(async () => second.app.get(PushService).shared.watcherCount >= 3, 10_000, 'every wait joined the shared read');
+    await a.patch(`/hitl/${questions[1]}`, { answer: 'yes' });
+    const answered = await waits[1];
+    expect(answered.body).toMatchObject({ id: questions[1], status: 'answered', answer: 'yes' });
+    await a.patch(`/hitl/${questions[0]}`, { action: 'dismiss' });
+    await a.patch(`/hitl/${questions[2]}`, { answer: 'no' });
+    expect((await waits[0]).body.status).toBe('dismissed');
+    expect((await waits[2]).body).toMatchObject({ status: 'answered', answer: 'no' });
+  }, 60_000);
+});
