@@ -14,6 +14,8 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The dashboard is a workspace of the root package: npm ci needs its package.json.
+COPY apps/dashboard/package.json ./apps/dashboard/
 # --ignore-scripts: the `prepare` script would run `npm run build` (sources and TypeScript are not
 # here), and no production dependency needs an install script. The Node.js package the project
 # brings for its npm scripts on older machines is a dev dependency: the image has its own Node 24.
@@ -25,11 +27,15 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY apps/dashboard/package.json ./apps/dashboard/
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY libs ./libs
 COPY migrations ./migrations
+# The browser dashboard (built by `npm run build` after the server, to apps/dashboard/dist).
+COPY apps/dashboard/index.html apps/dashboard/vite.config.ts apps/dashboard/tsconfig.json ./apps/dashboard/
+COPY apps/dashboard/src ./apps/dashboard/src
 RUN npm run build
 
 # ---------------------------------------------------------------- runtime
@@ -44,7 +50,18 @@ WORKDIR /app
 RUN mkdir -p /data && chown node:node /data
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Served at /dashboard: found beside dist/ through its package.json (src/modules/dashboard/dashboard-static.ts).
+COPY --from=build /app/apps/dashboard/package.json /app/apps/dashboard/
+COPY --from=build /app/apps/dashboard/dist ./apps/dashboard/dist
+# The public pages' text and the files they load (src/modules/pages/site-content.ts finds them beside package.json).
+COPY content ./content
+COPY public ./public
 COPY package.json ./
+# Node's compile cache (src/common/lifecycle/compile-cache.ts), filled here from the image's own
+# files so that the first start of a new container reads its modules instead of compiling them.
+ENV NODE_COMPILE_CACHE=/app/.compile-cache
+RUN node -e "const m = require('node:module'); m.enableCompileCache(); require('reflect-metadata'); require('./dist/src/app.factory'); m.flushCompileCache()" \
+ && chown -R node:node /app/.compile-cache
 USER node
 VOLUME ["/data"]
 EXPOSE 7878

@@ -24,14 +24,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
+const { median } = require('./lib/figures');
 const { setting } = require('./lib/settings');
 
 const TARGET_RATIO_MAX = 1.05;
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function startBaton(root, env) {
   const { createApp } = require(path.join(root, 'dist', 'src', 'app.factory'));
@@ -203,13 +199,13 @@ async function run({ root = path.resolve(__dirname, '..') } = {}) {
           await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
           for (const role of roles) await admin.query(`DROP ROLE IF EXISTS "${role}"`);
         });
-        const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
+        const { TenantProvisioning } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenant-provisioning.service'));
         const hosted = await prepare(
           root,
           'postgres',
           { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: url.toString(), SERVICE_MCP_RATE_LIMIT: '1000000' },
           async (app) => {
-            const { tenant_id, token } = await app.get(TenantsService).provision('bench');
+            const { tenant_id, token } = await app.get(TenantProvisioning).provision('bench');
             roles.push(`baton_t_${tenant_id.replace(/-/g, '')}`);
             return token;
           },

@@ -30,7 +30,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { isMainThread, parentPort, Worker, workerData } = require('node:worker_threads');
 
-const TARGET = { storage: 'postgres', workers: 64, ratio_min: 0.5, duplicates_max: 0 };
+const TARGET = { storage: 'postgres', workers: 64, ratio_min: 0.9, duplicates_max: 0 };
+/** One worker alone: every claim pays its whole round trip, nothing overlaps it. */
+const TARGET_ONE_WORKER = { storage: 'postgres', workers: 1, ratio_min: 0.6, duplicates_max: 0 };
 
 // ------------------------------------------------------------------ worker thread: the clients
 
@@ -223,12 +225,15 @@ async function prepare(root, storage, n, maxK, closers) {
     console.log(`postgres: database ${db.name} on ${new URL(ADMIN_URL).host} (dropped at the end)`);
     baton = await startBaton(root, { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url });
     closers.push(() => baton.close());
-    const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
-    const tenant = await baton.app.get(TenantsService).provision('bench');
+    const { TenantProvisioning } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenant-provisioning.service'));
+    const tenant = await baton.app.get(TenantProvisioning).provision('bench');
     token = tenant.token;
     const schema = schemaNameFor(tenant.tenant_id);
     const admin = new Client({ connectionString: db.url });
     await admin.connect();
+    // The tenant's row triggers (history of changes) name their tables without a schema, as Baton's
+    // own connections run them inside the tenant's search path: so must this one.
+    await admin.query(`SET search_path TO "${schema}"`);
     closers.push(() => admin.end());
     ops = {
       ceiling: (projectId, sessions) => ({ mode: 'pg', root, pgUrl: db.url, schema, projectId, sessions }),
@@ -340,12 +345,13 @@ async function run({ root }) {
     }
   }
 
-  const target = results.find((r) => r.storage === TARGET.storage && r.workers === TARGET.workers);
   const clean = results.every((r) => r.baton.duplicates === 0 && r.baton.losses === 0 && r.baton.errors === 0 && r.baton.in_progress_after === n);
-  if (target) {
-    const met = target.ratio >= TARGET.ratio_min && target.baton.duplicates <= TARGET.duplicates_max;
+  for (const goal of [TARGET, TARGET_ONE_WORKER]) {
+    const target = results.find((r) => r.storage === goal.storage && r.workers === goal.workers);
+    if (!target) continue;
+    const met = target.ratio >= goal.ratio_min && target.baton.duplicates <= goal.duplicates_max;
     console.log(
-      `target: ${TARGET.storage} at ${TARGET.workers} workers, ratio >= ${TARGET.ratio_min} with 0 duplicates: ratio ${target.ratio.toFixed(3)}, ` +
+      `target: ${goal.storage} at ${goal.workers} worker${goal.workers === 1 ? '' : 's'}, ratio >= ${goal.ratio_min} with 0 duplicates: ratio ${target.ratio.toFixed(3)}, ` +
         `duplicates ${target.baton.duplicates}: ${met ? 'met' : 'MISSED'}`,
     );
     if (process.env.BENCH_STRICT === '1' && !met) process.exitCode = 3;
@@ -354,7 +360,18 @@ async function run({ root }) {
   console.log(`load average at the end: ${load()} (other work on the machine slows Baton and the ceiling alike, not always equally)`);
   if (!clean && process.env.BENCH_STRICT === '1') process.exitCode = 3;
   console.log(
-    JSON.stringify({ bench: 'claims', node: process.version, cpus: os.cpus().length, loadavg: os.loadavg(), items: n, workers: ks, target: TARGET, results, all_clean: clean }),
+    JSON.stringify({
+      bench: 'claims',
+      node: process.version,
+      cpus: os.cpus().length,
+      loadavg: os.loadavg(),
+      items: n,
+      workers: ks,
+      target: TARGET,
+      target_one_worker: TARGET_ONE_WORKER,
+      results,
+      all_clean: clean,
+    }),
   );
 }
 

@@ -34,9 +34,8 @@ const path = require('node:path');
 const autocannon = require('autocannon');
 const { createDatabase, ADMIN_URL } = require('./lib/postgres');
 const { startBaton, request } = require('./lib/servers');
-const { setting } = require('./lib/settings');
-
-const ratio = (a, b) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
+const { ratio } = require('./lib/figures');
+const { loadSettings } = require('./lib/settings');
 
 async function load({ url, token, requests, opts, duration }) {
   // The server's own CPU: this thread's (the load generator runs in a worker thread, Postgres elsewhere).
@@ -151,16 +150,12 @@ async function validationCalls({ root, rounds }) {
 
 async function run({ root, args }) {
   const opts = {
-    duration: setting('BENCH_DURATION', 5, 1),
-    rounds: setting('BENCH_ROUNDS', 3, 1),
-    warmup: setting('BENCH_WARMUP', 2, 0),
-    connections: setting('BENCH_CONNECTIONS', 50, 1),
-    workers: setting('BENCH_WORKERS', 1, 0),
+    ...loadSettings({ duration: 5, warmup: 2, rounds: 3 }),
   };
   const sections = args.length ? args : ['reads', 'writes', 'validation'];
   process.env.NODE_ENV = 'production';
   require(path.join(root, 'node_modules', 'reflect-metadata'));
-  const { TenantsService } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenants.service'));
+  const { TenantProvisioning } = require(path.join(root, 'dist', 'src', 'modules', 'tenants', 'tenant-provisioning.service'));
   const { TenantDb } = require(path.join(root, 'dist', 'libs', 'tenancy'));
   const { useQuickCheck } = require(path.join(root, 'dist', 'src', 'common', 'validation', 'validate-input'));
   console.log(
@@ -177,7 +172,7 @@ async function run({ root, args }) {
     const production = { NODE_ENV: 'production', SESSION_SECRET: randomBytes(24).toString('hex') };
     const hosted = await startBaton(root, { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, APP_URL: 'http://127.0.0.1' });
     closers.push(() => hosted.close());
-    const { token } = await hosted.app.get(TenantsService).provision('bench');
+    const { token } = await hosted.app.get(TenantProvisioning).provision('bench');
     const paths = hosted.app.get(TenantDb).postgresPaths;
     const project = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
     const projectUrl = `${hosted.url}/projects/${project.id}`;

@@ -5,7 +5,8 @@
  *
  *   npm run build && npm run bench -- <name>      e.g. npm run bench -- read
  *
- * Runs bench/<name>.js on the current Node, which must be Node 24, the Node Baton runs on in
+ * Every bench/<name>.js is a benchmark by its file name (read, board-read, claims, ...: the usage
+ * line lists them). Runs bench/<name>.js on the current Node, which must be Node 24, the Node Baton runs on in
  * production (npm scripts get it from the `node` dev dependency). BENCH_NODE=current runs on
  * another Node on purpose; its figures then say nothing about production.
  */
@@ -23,8 +24,8 @@ function available() {
 async function main() {
   const [name, ...rest] = process.argv.slice(2);
   const names = available();
-  if (!name || !names.includes(name)) {
-    process.stderr.write(`usage: npm run bench -- <name>\nbenchmarks: ${names.join(', ')}\n`);
+  if (!name || !(names.includes(name) || name === 'all')) {
+    process.stderr.write(`usage: npm run bench -- <name>|all\nbenchmarks: ${names.join(', ')}\n`);
     process.exit(2);
   }
 
@@ -44,6 +45,12 @@ async function main() {
   }
 
   console.log(`node ${process.version} (${process.execPath}) on ${process.platform}-${process.arch}`);
+  if (name === 'all') {
+    // `all a b` runs only those (to repeat part of a run); plain `all` runs every benchmark.
+    const only = rest.filter((n) => names.includes(n));
+    await require('./lib/all').runAll({ names: only.length ? only : names, root });
+    process.exit(process.exitCode ?? 0);
+  }
   const bench = require(path.join(__dirname, `${name}.js`));
   await bench.run({ root, args: rest });
   // Leftover handles (pools, timers) must not keep a finished benchmark alive.

@@ -102,4 +102,4 @@ async function coldStart(root, { settleMs = 2000, timeoutMs = 30000 } = {}) {
   }
 }
 
-module.exports = { coldStart, freePort, rssMB, startCommand };
+module.exports = { childEnv, coldStart, freePort, rssMB, startCommand };

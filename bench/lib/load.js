@@ -6,13 +6,18 @@ const autocannon = require('autocannon');
  * @param {object} o
  * @param {string} o.url
  * @param {Record<string,string>} [o.headers]
+ * @param {string} [o.method]   default GET
+ * @param {string} [o.body]     sent with every request
+ * @param {object[]} [o.requests] autocannon's request sequence, which each connection cycles through
  * @param {number} o.connections
  * @param {number} o.duration   seconds of measured load
  * @param {number} o.warmup     seconds of unmeasured load first (JIT, pools, caches)
  * @param {number} o.workers    load-generator threads (0: on the main thread, beside the servers)
  */
-async function measure({ url, headers = {}, connections, duration, warmup, workers }) {
-  const base = { url, headers, connections, workers: workers > 0 ? workers : undefined };
+async function measure({ url, headers = {}, method, body, requests, connections, duration, warmup, workers }) {
+  const base = { url, headers, method: method ?? 'GET', connections, workers: workers > 0 ? workers : undefined };
+  if (body !== undefined) base.body = body;
+  if (requests !== undefined) base.requests = requests;
   if (warmup > 0) await autocannon({ ...base, duration: warmup });
   const r = await autocannon({ ...base, duration });
   const bad = r.errors + r.timeouts + r.non2xx;

@@ -68,6 +68,62 @@ async function startBaton(root, env) {
   };
 }
 
+/**
+ * Baton as production runs it: the command `npm start` runs (node, its flags, dist/src/main.js) as
+ * a child process on a free port, `env` its only Baton settings; resolves once GET /health
+ * answers 200. `close()` sends SIGTERM and waits for the exit.
+ */
+async function startProcess(root, env, { timeoutMs = 30000 } = {}) {
+  const { spawn } = require('node:child_process');
+  const { childEnv, freePort, startCommand } = require('./cold-start');
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-bench-proc-'));
+  const [nodeFlags, script] = startCommand(root);
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, script)], {
+    cwd: root,
+    env: childEnv({ SERVICE_PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = [];
+  const keep = (d) => {
+    output.push(String(d));
+    if (output.length > 50) output.shift();
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
+      await exit;
+      clearTimeout(timer);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) {
+      await close();
+      throw new Error(`dist/src/main.js exited (${child.exitCode}) before /health answered:\n${output.join('')}`);
+    }
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) {
+      await close();
+      throw new Error(`/health did not answer 200 within ${timeoutMs} ms:\n${output.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url, pid: child.pid, output, close };
+}
+
 /** A small JSON request; throws with the status and body unless the answer is the expected one. */
 async function request(method, url, { token, body, expect = 200 } = {}) {
   const headers = {};
@@ -79,4 +135,4 @@ async function request(method, url, { token, body, expect = 200 } = {}) {
   return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
 }
 
-module.exports = { startCeiling, startBaton, request };
+module.exports = { startCeiling, startBaton, startProcess, request };
