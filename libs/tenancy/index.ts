@@ -23,3 +23,4 @@ export { TenantDb, type TenantDbLimits } from './tenant-db';
 export { DatabaseBusyError, DeadlinePassedError, OwnDatabaseRefusedError, TenantShare } from './tenant-share';
 export { BYODB_SCHEMA, CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, LOCAL_SCHEMA, roleNameFor, schemaNameFor } from './tenant-schema';
 export { poolOf } from './pg-connection';
+export { serverKeyOf, type TenantServer, TenantServers, UnknownTenantServerError } from './tenant-servers';

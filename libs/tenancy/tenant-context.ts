@@ -9,6 +9,11 @@ export interface TenantContext {
   role: string | null;
   /** Encrypted connection string of the tenant's own database (BYODB), if connected. */
   byodbUrlEncrypted: string | null;
+  /**
+   * The key of the Postgres server holding the schema when it is not the control plane's own
+   * database (one of `SERVICE_TENANT_DB_URLS`, `TenantServers`); null or absent: the control plane's.
+   */
+  server?: string | null;
 }
 
 /** What AsyncLocalStorage carries: a request opens it empty and learns its tenant once authenticated. */

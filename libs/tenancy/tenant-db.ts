@@ -8,6 +8,7 @@ import type { ReadLanes } from './read-lanes';
 import type * as ReadLanesModule from './read-lanes';
 import type { ReadScope } from './scoped-read';
 import { SecretBox } from './secret-box';
+import type { TenantServers } from './tenant-servers';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, requestDeadline, TenantContext } from './tenant-context';
 import { DeadlinePassedError, OwnDatabaseRefusedError, TenantShare } from './tenant-share';
@@ -61,7 +62,8 @@ interface Bounds {
  *   READ COMMITTED transaction); a write inside it fails.
  *
  * Where the data lives:
- * - shared Postgres cluster: a connection from the one shared pool, scoped with
+ * - a server holding tenant schemas (the control plane's, or another of
+ *   `SERVICE_TENANT_DB_URLS`): a connection from that server's one pool, scoped with
  *   `SET LOCAL search_path` and `SET LOCAL ROLE`, so both end with the
  *   transaction and nothing of this tenant survives on the pooled connection;
  * - BYODB: the tenant's own small pool, schema `baton`;
@@ -78,8 +80,8 @@ export class TenantDb {
   private readonly readLanes = new WeakMap<DataSource, ReadLanes>();
   private readonly readManagers = new WeakMap<DataSource, EntityManager>();
   private readonly readScopes = new WeakMap<TenantContext, ReadScope>();
-  /** Transactions on the shared cluster, per tenant (a BYODB tenant's own pool is all its own). */
-  private sharedShare: TenantShare | undefined;
+  /** Transactions on each server's pool, per tenant (a BYODB tenant's own pool is all its own). */
+  private readonly shares = new WeakMap<DataSource, TenantShare>();
 
   constructor(
     private readonly shared: DataSource,
@@ -88,6 +90,7 @@ export class TenantDb {
     private readonly secretBox: SecretBox,
     readonly limits: TenantDbLimits = NO_LIMITS,
     private readonly availability = new Availability(),
+    private readonly servers?: TenantServers,
   ) {}
 
   transaction<T>(work: Work<T>): Promise<T> {
@@ -121,10 +124,15 @@ export class TenantDb {
 
   /** The data source serving `tenant` (for the health probe and tests). */
   async dataSourceFor(tenant: TenantContext): Promise<DataSource> {
-    if (this.dialect === 'postgres' && tenant.byodbUrlEncrypted) {
-      return this.byodb.get(tenant.tenantId, () => this.secretBox.open(tenant.byodbUrlEncrypted as string));
-    }
-    return this.shared;
+    if (this.dialect !== 'postgres') return this.shared;
+    return this.sourceOf(tenant);
+  }
+
+  /** Where `tenant`'s data lives: its own database, the server it is placed on, or the control plane's. */
+  private sourceOf(tenant: TenantContext): Promise<DataSource> {
+    if (tenant.byodbUrlEncrypted) return this.ownDatabase(tenant);
+    if (tenant.server && this.servers) return this.servers.source(tenant.server);
+    return Promise.resolve(this.shared);
   }
 
   private onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
@@ -135,7 +143,7 @@ export class TenantDb {
   private async inPostgres<T>(tenant: TenantContext, work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const paths = this.postgresPaths;
     if (mode === 'read' && paths.read === 'lanes') {
-      const source = tenant.byodbUrlEncrypted ? await this.ownDatabase(tenant) : this.shared;
+      const source = await this.sourceOf(tenant);
       return work(this.readManagerFor(source, storageOwner(tenant)));
     }
     return this.onTenantPool(tenant, (source, bounds) => {
@@ -146,9 +154,9 @@ export class TenantDb {
 
   /** Runs `use` with `tenant`'s pool and the bounds of now, within its share of the shared pool. */
   private async onTenantPool<T>(tenant: TenantContext, use: (source: DataSource, bounds: Bounds) => Promise<T>): Promise<T> {
-    const source = tenant.byodbUrlEncrypted ? await this.ownDatabase(tenant) : this.shared;
+    const source = await this.sourceOf(tenant);
     const bounds = this.boundsNow();
-    if (source !== this.shared) return use(source, bounds);
+    if (tenant.byodbUrlEncrypted) return use(source, bounds);
     return this.shareOf(source).run(tenant.tenantId, () => use(source, bounds), bounds.waitMs);
   }
 
@@ -178,14 +186,16 @@ export class TenantDb {
     }
   }
 
-  /** The fair share of the shared pool: a percentage of its connections, at least one. */
+  /** The fair share of a server's pool: a percentage of its connections, at least one. */
   private shareOf(source: DataSource): TenantShare {
-    if (!this.sharedShare) {
+    let share = this.shares.get(source);
+    if (!share) {
       const max = poolOf(source).options.max ?? 10;
       const limit = Math.max(1, Math.floor((max * this.limits.tenantSharePercent) / 100));
-      this.sharedShare = new TenantShare(limit, this.limits.shareWaitMs);
+      share = new TenantShare(limit, this.limits.shareWaitMs);
+      this.shares.set(source, share);
     }
-    return this.sharedShare;
+    return share;
   }
 
   /** The one entity manager of read-only work on `source` (`createReadManager`). */

@@ -8,15 +8,20 @@ export interface Where {
   role: string | null;
 }
 
-/** The tenant whose own database holds `tenant`'s data (itself, with BYODB), or null for the shared cluster. */
+/**
+ * Which storage holds `tenant`'s data: its own id for its own database (BYODB), `server:<key>`
+ * for a server of `SERVICE_TENANT_DB_URLS` other than the control plane's, null for the control
+ * plane's database.
+ */
 export function storageOwner(tenant: TenantContext): string | null {
-  return tenant.byodbUrlEncrypted ? tenant.tenantId : null;
+  if (tenant.byodbUrlEncrypted) return tenant.tenantId;
+  return tenant.server ? `server:${tenant.server}` : null;
 }
 
 /** Where `tenant`'s data lives on the storage it uses: its schema and role on the shared cluster, `baton` in its own database. */
 export function whereOf(tenant: TenantContext): Where {
   if (tenant.byodbUrlEncrypted) return { schema: BYODB_SCHEMA, role: null };
-  if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema on the shared cluster`);
+  if (!tenant.schema) throw new Error(`Tenant ${tenant.tenantId} has no schema`);
   return { schema: tenant.schema, role: tenant.role };
 }
 

@@ -9,6 +9,7 @@ import { Billing1732450000000 } from './1732450000000-billing';
 import { OAuthServer1732420000000 } from './1732420000000-oauth-server';
 import { TokensAndMagicLinks1732430000000 } from './1732430000000-tokens-and-magic-links';
 import { HostedProfileRevisionAuthors1732347200000 } from './1732347200000-hosted-profile-revision-authors';
+import { TenantPlacement1732460000000 } from './1732460000000-tenant-placement';
 
 /** The control-plane set, oldest first. Append only. */
 export const CONTROL_MIGRATIONS: MigrationClass[] = [
@@ -22,4 +23,5 @@ export const CONTROL_MIGRATIONS: MigrationClass[] = [
   Invites1732440000000,
   Billing1732450000000,
   HostedProfileRevisionAuthors1732347200000,
+  TenantPlacement1732460000000,
 ];

@@ -1,13 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { OutboundGuard } from '../../libs/outbound-guard';
 import { redactSecrets } from '../../libs/secrets';
 import { JsonLogger } from '../common/logging/json-logger';
 import { sealerFor } from '../common/sealer';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { applySharedMigrations, pendingSharedMigrations, sharedMigrationTarget } from '../database/database-migrator';
-import { sharedDataSourceOptions } from '../database/data-source-options';
+import { postgresOptions, sharedDataSourceOptions } from '../database/data-source-options';
+import { TenantServers } from '../../libs/tenancy';
 import { acquireMigrationLock, describeHolder, lockLabel, MigrationLockBusy } from '../database/migration-lock';
 import { OwnDatabaseMigrator } from '../modules/tenants/own-database-migrator.service';
 import { eachLimited, tenantCount, tenantsBehind, TenantOutcome, upgradeTenant } from '../modules/tenants/tenant-upgrade';
@@ -16,7 +17,7 @@ import { Progress } from './progress';
 const USAGE = `usage: npm run migrate -- [--dry-run] [--concurrency N] [--lock-wait SECONDS]
 
 Migrates the shared database (the control plane when hosted) and then every hosted tenant's schema
-or own database that is behind. Progress goes to stderr, one JSON summary to stdout.
+(on whichever server of SERVICE_TENANT_DB_URLS holds it) or own database that is behind. Progress goes to stderr, one JSON summary to stdout.
 
   --dry-run           list what would be migrated; change nothing, take no lock
   --concurrency N     tenants migrated at once (1-32, default 4)
@@ -84,7 +85,10 @@ async function dryRun(source: DataSource, config: AppConfig): Promise<Record<str
   const hasTenants = shared.length === 0 || ((await source.query("SELECT to_regclass('control.tenants') IS NOT NULL AS ok")) as { ok: boolean }[])[0].ok;
   const total = hasTenants ? await tenantCount(source) : 0;
   const behind = hasTenants ? await tenantsBehind(source) : [];
-  for (const t of behind) say(`tenant ${t.id} (${t.storage === 'schema' ? `schema ${t.schema_name}` : 'own database'}): ${t.pending.length} pending, from ${t.pending[0]}`);
+  for (const t of behind)
+    say(
+      `tenant ${t.id} (${t.storage === 'schema' ? `schema ${t.schema_name} on ${t.db_server ?? 'the control database'}` : 'own database'}): ${t.pending.length} pending, from ${t.pending[0]}`,
+    );
   say(`${behind.length} of ${total} tenants behind; nothing was changed (dry run)`);
   return {
     shared: { target: schema, pending: shared },
@@ -120,8 +124,13 @@ async function migrate(source: DataSource, config: AppConfig, options: Options):
     const total = await tenantCount(source);
     const behind = await tenantsBehind(source);
     say(`${behind.length} of ${total} tenants behind; migrating ${Math.min(options.concurrency, Math.max(1, behind.length))} at a time`);
+    const servers = new TenantServers(source, config.dbUrl, config.tenantDbUrls, (url) => {
+      const pool = postgresOptions(url, options.concurrency, false) as DataSourceOptions & { extra: object };
+      return { ...pool, extra: { ...pool.extra, application_name: 'baton-migrate' } };
+    });
     const deps = {
       source,
+      servers,
       secretBox: sealerFor(config, 'byodb-connection-url'),
       ownDatabases: new OwnDatabaseMigrator(source, new OutboundGuard({ enforce: config.isHosted, allowedHosts: config.byodbAllowedHosts })),
     };
@@ -129,16 +138,33 @@ async function migrate(source: DataSource, config: AppConfig, options: Options):
     const failed: Extract<TenantOutcome, { ok: false }>[] = [];
     let migrated = 0;
     const tenantsStarted = Date.now();
-    await eachLimited(behind, options.concurrency, async (tenant) => {
-      const outcome = await upgradeTenant(deps, tenant);
-      if (outcome.ok) migrated += 1;
-      else {
-        failed.push(outcome);
-        progress.note(`tenant ${outcome.id} failed: ${outcome.error}`);
-      }
-      progress.tick();
-    });
+    // Per placement: an own database counts under `own databases`, a schema under its server.
+    const perServer = new Map<string, { server: string; behind: number; migrated: number; failed: number }>();
+    const tally = (tenant: (typeof behind)[number]) => {
+      const server = tenant.storage === 'own-database' ? 'own databases' : (tenant.db_server ?? servers.controlKey ?? 'control');
+      let row = perServer.get(server);
+      if (!row) perServer.set(server, (row = { server, behind: 0, migrated: 0, failed: 0 }));
+      return row;
+    };
+    for (const tenant of behind) tally(tenant).behind += 1;
+    try {
+      await eachLimited(behind, options.concurrency, async (tenant) => {
+        const outcome = await upgradeTenant(deps, tenant);
+        if (outcome.ok) {
+          migrated += 1;
+          tally(tenant).migrated += 1;
+        } else {
+          failed.push(outcome);
+          tally(tenant).failed += 1;
+          progress.note(`tenant ${outcome.id} failed: ${outcome.error}`);
+        }
+        progress.tick();
+      });
+    } finally {
+      await servers.closeAll();
+    }
     progress.finish();
+    for (const row of perServer.values()) say(`${row.server}: ${row.migrated} of ${row.behind} tenants migrated${row.failed ? `, ${row.failed} failed` : ''}`);
     const tenantSeconds = (Date.now() - tenantsStarted) / 1000;
     say(
       `${migrated} of ${behind.length} tenants migrated in ${tenantSeconds.toFixed(1)} s${
@@ -155,6 +181,7 @@ async function migrate(source: DataSource, config: AppConfig, options: Options):
       summary: {
         shared,
         tenants: { total, behind: behind.length, migrated, failed: failed.length, seconds: Number(tenantSeconds.toFixed(3)) },
+        servers: [...perServer.values()],
         failed: failed.map((f) => ({ tenant_id: f.id, error: f.error })),
         seconds: Number(((Date.now() - started) / 1000).toFixed(3)),
       },

@@ -58,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const raw = values as RawValues;
   const isProduction = raw.nodeEnv === 'production';
   if (raw.mode === 'hosted' && !raw.dbUrl) problems.push('SERVICE_DB_URL is required when SERVICE_MODE is hosted');
+  if (raw.mode !== 'hosted' && raw.tenantDbUrls.length > 0)
+    problems.push('SERVICE_TENANT_DB_URLS needs SERVICE_MODE hosted: a self-hosted instance keeps its one project database');
   problems.push(...signInProblems(raw));
   if (isProduction) {
     if (!explicitlySet.has('SESSION_SECRET')) problems.push('SESSION_SECRET is required when NODE_ENV is production');

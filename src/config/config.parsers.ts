@@ -54,6 +54,19 @@ export function connectionUrl(...protocols: string[]): Parser<string> {
   };
 }
 
+/** A comma-separated list of connection URLs; errors name the position, never the value. */
+export function connectionUrlList(...protocols: string[]): Parser<string[]> {
+  const one = connectionUrl(...protocols);
+  return (raw) =>
+    list(raw).map((url, i) => {
+      try {
+        return one(url);
+      } catch (error) {
+        throw new Error(`entry ${i + 1} ${(error as Error).message}`);
+      }
+    });
+}
+
 export function list(raw: string): string[] {
   return raw
     .split(',')

@@ -1,7 +1,7 @@
 import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { OutboundGuard } from '../../libs/outbound-guard';
-import { Availability, AvailabilityChange, ByodbPools, poolOf, SecretBox, TenantDb } from '../../libs/tenancy';
+import { Availability, AvailabilityChange, ByodbPools, poolOf, SecretBox, TenantDb, TenantServers } from '../../libs/tenancy';
 import { BYODB_GUARD } from '../common/outbound/outbound-guards';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -16,7 +16,12 @@ const logger = new Logger('database');
 
 /** An outage is two lines: when Baton finds a database unavailable, and when it answers again. */
 function logAvailability(change: AvailabilityChange) {
-  const database = change.database === 'shared' ? { database: 'shared' } : { database: 'tenant', tenant_id: change.database };
+  const database =
+    change.database === 'shared'
+      ? { database: 'shared' }
+      : change.database.startsWith('server:')
+        ? { database: 'tenant server', server: change.database.slice('server:'.length) }
+        : { database: 'tenant', tenant_id: change.database };
   if (change.state === 'down') logger.warn({ msg: 'database unavailable: requests that need it answer 503', ...database, reason: change.reason });
   else logger.log({ msg: 'database available again', ...database, down_ms: change.downMs, failed_units_of_work: change.failures });
 }
@@ -57,18 +62,25 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
         }),
     },
     {
+      provide: TenantServers,
+      inject: [SHARED_DATA_SOURCE, APP_CONFIG],
+      useFactory: (source: DataSource, config: AppConfig) =>
+        new TenantServers(source, config.dbUrl, config.isHosted ? config.tenantDbUrls : [], (url) => postgresOptions(url, config.dbPoolSize, false)),
+    },
+    {
       provide: TenantDb,
-      inject: [SHARED_DATA_SOURCE, APP_CONFIG, ByodbPools, CONNECTION_SECRET_BOX],
-      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox) =>
-        new TenantDb(source, config.databaseType, pools, box, tenantDbLimits(config), new Availability(logAvailability)),
+      inject: [SHARED_DATA_SOURCE, APP_CONFIG, ByodbPools, CONNECTION_SECRET_BOX, TenantServers],
+      useFactory: (source: DataSource, config: AppConfig, pools: ByodbPools, box: SecretBox, servers: TenantServers) =>
+        new TenantDb(source, config.databaseType, pools, box, tenantDbLimits(config), new Availability(logAvailability), servers),
     },
   ],
-  exports: [SHARED_DATA_SOURCE, CONNECTION_SECRET_BOX, ByodbPools, TenantDb],
+  exports: [SHARED_DATA_SOURCE, CONNECTION_SECRET_BOX, ByodbPools, TenantServers, TenantDb],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     private readonly pools: ByodbPools,
+    private readonly servers: TenantServers,
     metrics: Metrics,
   ) {
     const shared = source.options.type === 'postgres' ? poolOf(source) : undefined;
@@ -81,10 +93,26 @@ export class DatabaseModule implements OnApplicationShutdown {
       );
     }
     metrics.gauge('baton_byodb_pools', "Open pools of tenants' own databases", () => this.pools.openCount);
+    if (servers.list().length > 1) {
+      const perServer = (read: (pool: ReturnType<typeof poolOf>) => number) => () => Object.fromEntries([...servers.open()].map(([key, server]) => [key, read(poolOf(server))]));
+      metrics.gauge(
+        'baton_tenant_server_connections',
+        'Open connections of the pool of each server holding tenant schemas',
+        perServer((p) => p.totalCount),
+        'server',
+      );
+      metrics.gauge(
+        'baton_tenant_server_waiting',
+        'Work waiting for a connection of each server holding tenant schemas',
+        perServer((p) => p.waitingCount),
+        'server',
+      );
+    }
   }
 
   async onApplicationShutdown() {
     await this.pools.closeAll();
+    await this.servers.closeAll();
     if (this.source.isInitialized) await this.source.destroy();
   }
 }

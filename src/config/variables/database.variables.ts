@@ -1,4 +1,4 @@
-import { connectionUrl, integer, list, text } from '../config.parsers';
+import { connectionUrl, connectionUrlList, integer, list, text } from '../config.parsers';
 import { variable } from './variable';
 
 /** Storage: SQLite or the shared Postgres cluster, its bounds, and customer-supplied (BYODB) databases. */
@@ -8,6 +8,14 @@ export const DATABASE_VARIABLES = {
     description: 'Postgres connection string; when set, Postgres is used instead of SQLite',
     sensitive: true,
     parse: connectionUrl('postgres', 'postgresql'),
+  }),
+  tenantDbUrls: variable({
+    name: 'SERVICE_TENANT_DB_URLS',
+    description:
+      'hosted: comma-separated Postgres URLs of the servers (databases) that hold tenant schemas, each with a pool of SERVICE_DB_POOL_SIZE; a new tenant goes to the one holding the fewest. The control plane stays on SERVICE_DB_URL, which may be one of them; empty: every tenant on SERVICE_DB_URL. A server that holds tenants must stay listed',
+    sensitive: true,
+    parse: connectionUrlList('postgres', 'postgresql'),
+    default: [] as string[],
   }),
   dbFile: variable<string | undefined>({
     name: 'SERVICE_DB',

@@ -192,7 +192,7 @@ export class WebSessions {
   private async lookup(secretHash: string): Promise<SignedInPerson | undefined> {
     const rows: SessionRow[] = await this.source.query(
       `SELECT s.id AS session_id, s.account_id, a.email, a.name, s.last_seen_at,
-              t.id AS tenant_id, m.role AS member_role, t.id, t.schema_name, t.role_name, t.db_url_sealed
+              t.id AS tenant_id, m.role AS member_role, t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server
          FROM control.web_sessions s
          JOIN control.accounts a ON a.id = s.account_id
          LEFT JOIN control.memberships m ON m.tenant_id = s.tenant_id AND m.account_id = s.account_id AND m.status = 'active'

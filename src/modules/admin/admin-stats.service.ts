@@ -3,7 +3,7 @@ import type Redis from 'ioredis';
 import { budgetCountKey, monthOf } from '../../../libs/pubsub';
 import { REDIS_CLIENT } from '../../cache/redis.module';
 import { DataSource } from 'typeorm';
-import { CONTROL_SCHEMA, LOCAL_SCHEMA, quoteIdent } from '../../../libs/tenancy';
+import { CONTROL_SCHEMA, LOCAL_SCHEMA, quoteIdent, TenantServers } from '../../../libs/tenancy';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
@@ -28,13 +28,14 @@ export interface AdminStats {
 
 const DAYS = 14;
 
-/** GET /admin/stats: counts over the instance, read from the shared cluster only (never a workspace's own database). */
+/** GET /admin/stats: counts over the instance, read from the servers holding tenant schemas (never a workspace's own database). */
 @Injectable()
 export class AdminStatsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    private readonly servers: TenantServers,
   ) {}
 
   async report(): Promise<AdminStats> {
@@ -42,26 +43,35 @@ export class AdminStatsService {
     since.setUTCHours(0, 0, 0, 0);
     if (this.config.databaseType === 'sqlite') return this.local('', since);
     if (!this.config.isHosted) return this.local(`${quoteIdent(LOCAL_SCHEMA)}.`, since);
-    const tenants: { id: string; schema_name: string; own_db: boolean }[] = await this.source.query(
-      `SELECT id, schema_name, db_url_sealed IS NOT NULL AS own_db FROM ${CONTROL_SCHEMA}.tenants WHERE status = 'active' ORDER BY created_at`,
+    const tenants: { id: string; schema_name: string; own_db: boolean; db_server: string | null }[] = await this.source.query(
+      `SELECT id, schema_name, db_url_sealed IS NOT NULL AS own_db, db_server FROM ${CONTROL_SCHEMA}.tenants WHERE status = 'active' ORDER BY created_at`,
     );
-    const shared = tenants.filter((t) => !t.own_db).map((t) => `${quoteIdent(t.schema_name)}.`);
+    // Schemas are counted on the server each is placed on: one query of each kind per server.
+    const byServer = new Map<string | null, string[]>();
+    for (const t of tenants.filter((t) => !t.own_db)) byServer.set(t.db_server, [...(byServer.get(t.db_server) ?? []), `${quoteIdent(t.schema_name)}.`]);
     const [accounts] = await this.source.query(`SELECT count(*) AS n FROM ${CONTROL_SCHEMA}.accounts`);
-    const sessions = shared.length
-      ? await this.source.query(`SELECT sum(n) AS n FROM (${shared.map((s) => `SELECT count(*) AS n FROM ${s}sessions WHERE status = 'active'`).join(' UNION ALL ')}) x`)
-      : [{ n: 0 }];
-    const calls = shared.length
-      ? await this.source.query(
-          `SELECT day, sum(n) AS n FROM (${shared.map((s) => `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n FROM ${s}ai_log_events WHERE kind = 'tool_call' AND occurred_at >= $1 GROUP BY 1`).join(' UNION ALL ')}) x GROUP BY day`,
+    let activeSessions = 0;
+    const calls: { day: string; n: string | number }[] = [];
+    for (const [server, schemas] of byServer) {
+      const source = await this.servers.source(server);
+      const [sessions] = await source.query(
+        `SELECT sum(n) AS n FROM (${schemas.map((s) => `SELECT count(*) AS n FROM ${s}sessions WHERE status = 'active'`).join(' UNION ALL ')}) x`,
+      );
+      activeSessions += Number(sessions.n ?? 0);
+      calls.push(
+        ...(await source.query(
+          `SELECT day, sum(n) AS n FROM (${schemas.map((s) => `SELECT to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n FROM ${s}ai_log_events WHERE kind = 'tool_call' AND occurred_at >= $1 GROUP BY 1`).join(' UNION ALL ')}) x GROUP BY day`,
           [since],
-        )
-      : [];
+        )),
+      );
+    }
+    const counted = [...byServer.values()].reduce((n, schemas) => n + schemas.length, 0);
     return {
       workspaces: tenants.length,
       accounts: Number(accounts.n),
-      active_sessions: Number(sessions[0].n ?? 0),
+      active_sessions: activeSessions,
       tool_calls_per_day: perDay(calls, since),
-      not_counted: tenants.length - shared.length,
+      not_counted: tenants.length - counted,
       push_budget: await this.pushBudgets(tenants.map((t) => t.id)),
     };
   }

@@ -5,6 +5,7 @@ import { REDIS_CLIENT } from '../../cache/redis.module';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
+import { TenantServers } from '../../../libs/tenancy';
 
 type ComponentStatus = { status: 'ok' | 'down'; latency_ms: number; error?: string };
 
@@ -24,12 +25,17 @@ export class HealthService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    private readonly servers: TenantServers,
   ) {}
 
   async deep(): Promise<DeepHealth> {
     const components: Record<string, ComponentStatus> = {
       database: await probe(() => this.source.query('SELECT 1')),
     };
+    // Each other server holding tenant schemas, by its place in SERVICE_TENANT_DB_URLS (hosts stay private).
+    const others = this.servers.list().filter((server) => !server.control);
+    const probes = await Promise.all(others.map((server) => probe(async () => (await this.servers.source(server.key)).query('SELECT 1'))));
+    others.forEach((_, i) => (components[`tenant_server_${i + 1}`] = probes[i]));
     if (this.redis) components.cache = await probe(() => (this.redis as Redis).ping());
     const ok = Object.values(components).every((c) => c.status === 'ok');
     return {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { SecretBox } from '../../../libs/tenancy';
+import { SecretBox, TenantServers } from '../../../libs/tenancy';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { CONNECTION_SECRET_BOX, SHARED_DATA_SOURCE } from '../../database/database.module';
@@ -18,6 +18,7 @@ export class TenantMigrations {
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     @Inject(CONNECTION_SECRET_BOX) private readonly secretBox: SecretBox,
     private readonly ownDatabases: OwnDatabaseMigrator,
+    private readonly servers: TenantServers,
   ) {}
 
   /**
@@ -41,7 +42,7 @@ export class TenantMigrations {
     try {
       // Read again under the lock: the runner that had it may have done some.
       for (const tenant of await tenantsBehind(this.source)) {
-        const outcome = await upgradeTenant({ source: this.source, secretBox: this.secretBox, ownDatabases: this.ownDatabases }, tenant);
+        const outcome = await upgradeTenant({ source: this.source, servers: this.servers, secretBox: this.secretBox, ownDatabases: this.ownDatabases }, tenant);
         if (outcome.ok) upgraded += 1;
         else this.logger.error({ msg: 'tenant schema upgrade failed', tenant_id: tenant.id, error: outcome.error });
       }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ByodbPools, createTenantSchema, dropTenantSchema, latestMigrationName, roleNameFor, runMigrations, schemaNameFor } from '../../../libs/tenancy';
+import { ByodbPools, createTenantSchema, dropTenantSchema, latestMigrationName, roleNameFor, runMigrations, schemaNameFor, TenantServers } from '../../../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -26,6 +26,7 @@ export class TenantProvisioning {
     private readonly pools: ByodbPools,
     private readonly resolver: TenantResolver,
     private readonly tokens: ApiTokens,
+    private readonly servers: TenantServers,
   ) {}
 
   /** Creates a tenant with its own schema and role, migrated, and a first API token. */
@@ -35,40 +36,51 @@ export class TenantProvisioning {
     return { tenant_id: id, token };
   }
 
-  /** Creates a tenant with its own schema and role, migrated, without any token (a workspace whose people sign in). */
+  /**
+   * Creates a tenant with its own schema and role, migrated, without any token (a workspace whose
+   * people sign in), on the server holding the fewest tenants (`placeNext`). Its control-plane row
+   * is written once the schema exists, so a failure leaves neither behind.
+   */
   async createWorkspace(name: string): Promise<string> {
     if (!this.config.isHosted) throw TenantError.notHosted('provisioning a tenant');
     const id = randomUUID();
     const schema = schemaNameFor(id);
     const role = roleNameFor(id);
     const now = new Date();
-    const runner = this.source.createQueryRunner();
+    const placement = await this.placeNext();
+    const runner = (await this.servers.source(placement)).createQueryRunner();
+    let created = false;
     try {
       await runner.connect();
-      await runner.startTransaction();
+      await runner.query('BEGIN');
       try {
         await createTenantSchema(runner, schema, role);
-        await runner.manager.insert(TenantRecord, {
-          id,
-          name,
-          schema_name: schema,
-          role_name: role,
-          db_url_sealed: null,
-          migrated_to: null,
-          status: 'active',
-          created_at: now,
-          updated_at: now,
-        });
-        await runner.commitTransaction();
+        await runner.query('COMMIT');
       } catch (error) {
-        await runner.rollbackTransaction();
+        await runner.query('ROLLBACK');
         throw error;
       }
+      created = true;
+      await this.source.getRepository(TenantRecord).insert({
+        id,
+        name,
+        schema_name: schema,
+        role_name: role,
+        db_url_sealed: null,
+        db_server: placement,
+        migrated_to: null,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      });
       await runMigrations(runner, TENANT_MIGRATIONS, { dialect: 'postgres', schema, role });
-      await runner.manager.update(TenantRecord, { id }, { migrated_to: latestMigrationName(TENANT_MIGRATIONS) });
+      await this.source.getRepository(TenantRecord).update({ id }, { migrated_to: latestMigrationName(TENANT_MIGRATIONS) });
     } catch (error) {
-      await dropTenantSchema(runner, schema, role).catch(() => undefined);
-      await runner.manager.delete(TenantRecord, { id }).catch(() => undefined);
+      if (created) await dropTenantSchema(runner, schema, role).catch(() => undefined);
+      await this.source
+        .getRepository(TenantRecord)
+        .delete({ id })
+        .catch(() => undefined);
       throw error;
     } finally {
       await runner.release();
@@ -76,18 +88,34 @@ export class TenantProvisioning {
     return id;
   }
 
+  /**
+   * Where the next tenant goes: of the servers new tenants may be placed on, the one holding the
+   * fewest tenants now (the first listed on a tie). Null is the control plane's database.
+   */
+  async placeNext(): Promise<string | null> {
+    const candidates = this.servers.placeable();
+    if (candidates.length <= 1) return this.servers.placementOf(candidates[0]?.key ?? '');
+    const rows: { db_server: string | null; tenants: string }[] = await this.source.query('SELECT db_server, count(*) AS tenants FROM control.tenants GROUP BY db_server');
+    const held = new Map(rows.map((r) => [r.db_server, Number(r.tenants)]));
+    let best = candidates[0];
+    for (const server of candidates) {
+      if ((held.get(this.servers.placementOf(server.key)) ?? 0) < (held.get(this.servers.placementOf(best.key)) ?? 0)) best = server;
+    }
+    return this.servers.placementOf(best.key);
+  }
+
   /** Removes a tenant: its schema with all data, its role, its tokens. */
   async deprovision(tenantId: string): Promise<void> {
     const tenant = await this.source.getRepository(TenantRecord).findOneBy({ id: tenantId });
     if (!tenant) throw TenantError.notFound(tenantId);
-    const runner = this.source.createQueryRunner();
+    const runner = (await this.servers.source(tenant.db_server)).createQueryRunner();
     try {
       await runner.connect();
       await dropTenantSchema(runner, tenant.schema_name, tenant.role_name);
-      await runner.manager.delete(TenantRecord, { id: tenantId });
     } finally {
       await runner.release();
     }
+    await this.source.getRepository(TenantRecord).delete({ id: tenantId });
     this.resolver.forgetTenant(tenantId);
     await this.pools.close(tenantId);
   }

@@ -180,13 +180,13 @@ export class TenantResolver {
     const query =
       kind === 'api'
         ? this.source.query(
-            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, k.id AS token_id, k.scope, k.created_by, k.expires_at
+            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, k.id AS token_id, k.scope, k.created_by, k.expires_at
                FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
               WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND t.status = 'active'`,
             [hash],
           )
         : this.source.query(
-            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, p.expires_at
+            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, p.expires_at
                FROM control.oauth_payloads p JOIN control.tenants t ON t.id = p.tenant_id
               WHERE p.model = 'AccessToken' AND p.id_hash = $1 AND p.audience = $2 AND p.expires_at > now() AND t.status = 'active'
                 AND EXISTS (SELECT 1 FROM control.memberships m WHERE m.tenant_id = p.tenant_id AND m.account_id::text = p.account_id AND m.status = 'active')`,

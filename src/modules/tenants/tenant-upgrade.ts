@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { latestMigrationName, runMigrations, SecretBox } from '../../../libs/tenancy';
+import { latestMigrationName, runMigrations, SecretBox, TenantServers } from '../../../libs/tenancy';
 import { redactSecrets } from '../../../libs/secrets';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
 import { OwnDatabaseMigrator } from './own-database-migrator.service';
@@ -13,6 +13,8 @@ export interface TenantBehind {
   schema_name: string;
   role_name: string | null;
   db_url_sealed: string | null;
+  /** The server holding the schema (`TenantServers` key), null for the control plane's database. */
+  db_server: string | null;
   /** Pending migrations, from the last one recorded for the tenant (all of them when none is). */
   pending: string[];
 }
@@ -21,7 +23,10 @@ export interface TenantBehind {
 export type TenantOutcome = { id: string; ok: true; applied: number } | { id: string; ok: false; error: string };
 
 export interface TenantUpgradeDeps {
+  /** The control plane's database. */
   source: DataSource;
+  /** The servers holding tenant schemas (the control plane's among them). */
+  servers: TenantServers;
   secretBox: SecretBox;
   ownDatabases: OwnDatabaseMigrator;
 }
@@ -44,6 +49,7 @@ export async function tenantsBehind(source: DataSource): Promise<TenantBehind[]>
     schema_name: t.schema_name,
     role_name: t.role_name,
     db_url_sealed: t.db_url_sealed,
+    db_server: t.db_server,
     pending: NAMES.slice(t.migrated_to ? NAMES.indexOf(t.migrated_to) + 1 : 0),
   }));
 }
@@ -54,8 +60,8 @@ export async function tenantCount(source: DataSource): Promise<number> {
 }
 
 /**
- * Brings one tenant to the latest tenant migration, in one transaction on its schema (or its own
- * database), then records it in the control plane. Never throws: a failure is the outcome, with
+ * Brings one tenant to the latest tenant migration, in one transaction on its schema (on the
+ * server it is placed on) or its own database, then records it in the control plane. Never throws: a failure is the outcome, with
  * the database's message (secrets redacted), so one broken tenant leaves the others to go on.
  */
 export async function upgradeTenant(deps: TenantUpgradeDeps, tenant: TenantBehind): Promise<TenantOutcome> {
@@ -64,7 +70,7 @@ export async function upgradeTenant(deps: TenantUpgradeDeps, tenant: TenantBehin
     if (tenant.db_url_sealed) {
       await deps.ownDatabases.migrate(deps.secretBox.open(tenant.db_url_sealed), tenant.id);
     } else {
-      const runner = deps.source.createQueryRunner();
+      const runner = (await deps.servers.source(tenant.db_server)).createQueryRunner();
       try {
         await runner.connect();
         applied = (await runMigrations(runner, TENANT_MIGRATIONS, { dialect: 'postgres', schema: tenant.schema_name, role: tenant.role_name })).length;

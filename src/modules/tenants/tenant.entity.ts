@@ -19,6 +19,14 @@ export class TenantRecord {
   @Column('text', { nullable: true })
   db_url_sealed!: string | null;
 
+  /** The key (`host:port/database`) of the server holding the tenant's schema; null: the control plane's database. */
+  @Column('text', { nullable: true })
+  db_server!: string | null;
+
+  /** The server a move is copying the tenant to while the move runs (`npm run tenant:move`). */
+  @Column('text', { nullable: true })
+  moving_to!: string | null;
+
   /** Last tenant migration applied to the tenant's schema or database. */
   @Column('text', { nullable: true })
   migrated_to!: string | null;
