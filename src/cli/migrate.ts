@@ -11,7 +11,7 @@ import { postgresOptions, sharedDataSourceOptions } from '../database/data-sourc
 import { TenantServers } from '../../libs/tenancy';
 import { acquireMigrationLock, describeHolder, lockLabel, MigrationLockBusy } from '../database/migration-lock';
 import { OwnDatabaseMigrator } from '../modules/tenants/own-database-migrator.service';
-import { eachLimited, tenantCount, tenantsBehind, TenantOutcome, upgradeTenant } from '../modules/tenants/tenant-upgrade';
+import { eachLimited, TenantBehind, tenantCount, tenantsBehind, TenantOutcome, upgradeTenant } from '../modules/tenants/tenant-upgrade';
 import { Progress } from './progress';
 
 const USAGE = `usage: npm run migrate -- [--dry-run] [--concurrency N] [--lock-wait SECONDS]
@@ -96,6 +96,54 @@ async function dryRun(source: DataSource, config: AppConfig): Promise<Record<str
   };
 }
 
+/**
+ * Every tenant behind, `options.concurrency` at a time, each on the server its schema is placed on
+ * (or its own database); one tenant's failure is noted and the others go on. Tallied per server.
+ */
+async function migrateTenants(source: DataSource, config: AppConfig, options: Options, behind: TenantBehind[]) {
+  const servers = new TenantServers(source, config.dbUrl, config.tenantDbUrls, (url) => {
+    const pool = postgresOptions(url, options.concurrency, false) as DataSourceOptions & { extra: object };
+    return { ...pool, extra: { ...pool.extra, application_name: 'baton-migrate' } };
+  });
+  const deps = {
+    source,
+    servers,
+    secretBox: sealerFor(config, 'byodb-connection-url'),
+    ownDatabases: new OwnDatabaseMigrator(source, new OutboundGuard({ enforce: config.isHosted, allowedHosts: config.byodbAllowedHosts })),
+  };
+  const progress = new Progress(behind.length, 'tenants');
+  const failed: Extract<TenantOutcome, { ok: false }>[] = [];
+  let migrated = 0;
+  // Per placement: an own database counts under `own databases`, a schema under its server.
+  const perServer = new Map<string, { server: string; behind: number; migrated: number; failed: number }>();
+  const tally = (tenant: (typeof behind)[number]) => {
+    const server = tenant.storage === 'own-database' ? 'own databases' : (tenant.db_server ?? servers.controlKey ?? 'control');
+    let row = perServer.get(server);
+    if (!row) perServer.set(server, (row = { server, behind: 0, migrated: 0, failed: 0 }));
+    return row;
+  };
+  for (const tenant of behind) tally(tenant).behind += 1;
+  try {
+    await eachLimited(behind, options.concurrency, async (tenant) => {
+      const outcome = await upgradeTenant(deps, tenant);
+      if (outcome.ok) {
+        migrated += 1;
+        tally(tenant).migrated += 1;
+      } else {
+        failed.push(outcome);
+        tally(tenant).failed += 1;
+        progress.note(`tenant ${outcome.id} failed: ${outcome.error}`);
+      }
+      progress.tick();
+    });
+  } finally {
+    await servers.closeAll();
+  }
+  progress.finish();
+  for (const row of perServer.values()) say(`${row.server}: ${row.migrated} of ${row.behind} tenants migrated${row.failed ? `, ${row.failed} failed` : ''}`);
+  return { migrated, failed, perServer };
+}
+
 async function migrate(source: DataSource, config: AppConfig, options: Options): Promise<{ summary: Record<string, unknown>; ok: boolean; sharedFailed?: boolean }> {
   const { schema } = sharedMigrationTarget(config);
   const started = Date.now();
@@ -124,47 +172,8 @@ async function migrate(source: DataSource, config: AppConfig, options: Options):
     const total = await tenantCount(source);
     const behind = await tenantsBehind(source);
     say(`${behind.length} of ${total} tenants behind; migrating ${Math.min(options.concurrency, Math.max(1, behind.length))} at a time`);
-    const servers = new TenantServers(source, config.dbUrl, config.tenantDbUrls, (url) => {
-      const pool = postgresOptions(url, options.concurrency, false) as DataSourceOptions & { extra: object };
-      return { ...pool, extra: { ...pool.extra, application_name: 'baton-migrate' } };
-    });
-    const deps = {
-      source,
-      servers,
-      secretBox: sealerFor(config, 'byodb-connection-url'),
-      ownDatabases: new OwnDatabaseMigrator(source, new OutboundGuard({ enforce: config.isHosted, allowedHosts: config.byodbAllowedHosts })),
-    };
-    const progress = new Progress(behind.length, 'tenants');
-    const failed: Extract<TenantOutcome, { ok: false }>[] = [];
-    let migrated = 0;
     const tenantsStarted = Date.now();
-    // Per placement: an own database counts under `own databases`, a schema under its server.
-    const perServer = new Map<string, { server: string; behind: number; migrated: number; failed: number }>();
-    const tally = (tenant: (typeof behind)[number]) => {
-      const server = tenant.storage === 'own-database' ? 'own databases' : (tenant.db_server ?? servers.controlKey ?? 'control');
-      let row = perServer.get(server);
-      if (!row) perServer.set(server, (row = { server, behind: 0, migrated: 0, failed: 0 }));
-      return row;
-    };
-    for (const tenant of behind) tally(tenant).behind += 1;
-    try {
-      await eachLimited(behind, options.concurrency, async (tenant) => {
-        const outcome = await upgradeTenant(deps, tenant);
-        if (outcome.ok) {
-          migrated += 1;
-          tally(tenant).migrated += 1;
-        } else {
-          failed.push(outcome);
-          tally(tenant).failed += 1;
-          progress.note(`tenant ${outcome.id} failed: ${outcome.error}`);
-        }
-        progress.tick();
-      });
-    } finally {
-      await servers.closeAll();
-    }
-    progress.finish();
-    for (const row of perServer.values()) say(`${row.server}: ${row.migrated} of ${row.behind} tenants migrated${row.failed ? `, ${row.failed} failed` : ''}`);
+    const { migrated, failed, perServer } = await migrateTenants(source, config, options, behind);
     const tenantSeconds = (Date.now() - tenantsStarted) / 1000;
     say(
       `${migrated} of ${behind.length} tenants migrated in ${tenantSeconds.toFixed(1)} s${

@@ -62,7 +62,7 @@ export function connectionUrlList(...protocols: string[]): Parser<string[]> {
       try {
         return one(url);
       } catch (error) {
-        throw new Error(`entry ${i + 1} ${(error as Error).message}`);
+        throw new Error(`entry ${i + 1} ${(error as Error).message}`, { cause: error });
       }
     });
 }
