@@ -54,6 +54,10 @@ module.exports = {
   rootDir: '.',
   testTimeout: 60000,
   maxWorkers: 2,
+  // A worker runs suite after suite, each starting apps in-process; what a suite leaves behind adds up
+  // (a worker once reached its 4 GB heap, and its last suites ran in long GC pauses that read as database
+  // timeouts). A worker above this between two suites is replaced by a fresh one.
+  workerIdleMemoryLimit: '1200MB',
   testSequencer: '<rootDir>/test/support/sequencer.js',
   reporters: ['default', '<rootDir>/test/support/suite-times-reporter.js'],
   projects: PROJECTS.filter((project) => !level || project.displayName === level),

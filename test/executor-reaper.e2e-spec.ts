@@ -57,8 +57,13 @@ describe.each(eachBackend())('the orphan reaper on %s', (_name, backend) => {
     const on = await busyProject('Reaped', 'on');
     const off = await busyProject('Not reaped', 'off');
     expect(off.turned.enabled).toBe(false);
+    const inFlight = new Set<Promise<unknown>>();
     const beats = setInterval(() => {
-      for (const x of [on, off]) void callTool(mcp, 'machine_heartbeat', { project_id: x.p, machine_id: x.alive.id });
+      for (const x of [on, off]) {
+        const beat = callTool(mcp, 'machine_heartbeat', { project_id: x.p, machine_id: x.alive.id }).catch(() => undefined);
+        inFlight.add(beat);
+        void beat.finally(() => inFlight.delete(beat));
+      }
     }, 400);
     try {
       const orphaned = await waitUntil(
@@ -73,6 +78,7 @@ describe.each(eachBackend())('the orphan reaper on %s', (_name, backend) => {
       await expectReaped(on, off);
     } finally {
       clearInterval(beats);
+      await Promise.all(inFlight);
     }
   });
 

@@ -30,13 +30,22 @@ export function useLive<T>(key: string, load: () => Promise<T>, apply: (current:
     // One load at a time: a reload asked for while one runs is made once, when it ends (a burst of events costs two loads, not one each).
     let running = false;
     let again = false;
+    // Events heard while a load is out: its answer may predate them, so they are applied to it too, and it is loaded once more.
+    let heard: LiveFrame[] = [];
     const reload = async (): Promise<void> => {
       if (running) return void (again = true);
       running = true;
+      heard = [];
       await load().then(
-        (data) => latest.current === key && setState({ key, data }),
+        (data) => {
+          const replayed = heard.reduce(apply, data);
+          // An event that changed what was loaded may have been counted in it or not: a fresh load settles it.
+          if (replayed !== data) again = true;
+          if (latest.current === key) setState({ key, data: replayed });
+        },
         (error: Error) => latest.current === key && setState((s) => ({ ...(s.key === key ? s : {}), key, error: error.message })),
       );
+      heard = [];
       running = false;
       if (again) {
         again = false;
@@ -46,7 +55,10 @@ export function useLive<T>(key: string, load: () => Promise<T>, apply: (current:
     void reload();
     return live.subscribe((frame) => {
       if (frame.event === 'connected' || reloadOn?.(frame)) void reload();
-      else setState((s) => (s.key !== key || s.data === undefined ? s : { ...s, data: apply(s.data, frame) }));
+      else {
+        if (running) heard.push(frame);
+        setState((s) => (s.key !== key || s.data === undefined ? s : { ...s, data: apply(s.data, frame) }));
+      }
     });
   }, [key]);
   const current = state.key === key ? state : { key };
