@@ -116,6 +116,7 @@ export class TenantServers {
 /** A tenant is placed on a server this instance is not configured with. */
 export class UnknownTenantServerError extends Error {
   override name = 'UnknownTenantServerError';
+  readonly code = 'DATABASE_NOT_CONFIGURED';
   constructor(readonly key: string) {
     super(`the tenant's schema is on server ${key}, which SERVICE_TENANT_DB_URLS does not name`);
   }
