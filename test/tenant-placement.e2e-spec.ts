@@ -107,8 +107,9 @@ describePrivatePostgres('tenants placed over several Postgres servers', () => {
       await db?.drop();
     });
 
-    test("ten new tenants spread over the two servers (at most one apart, by the control plane's record and by the schemas there); each one's data is on its server alone", async () => {
-      for (let i = 0; i < 10; i++) tenants.push(await tenantClient(app, `Placed ${i}`));
+    test("ten new tenants made at once spread over the two servers (at most one apart, by the control plane's record and by the schemas there); each one's data is on its server alone", async () => {
+      // All at once, as a burst of sign-ups: each placement counts the tenants still being made.
+      tenants.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => tenantClient(app, `Placed ${i}`)))));
       const by = await placements(db);
       for (const [server, ids] of by) for (const id of ids) placed.set(id, server);
       expect([...by.keys()].sort()).toEqual(servers.map((s) => s.key).sort());
@@ -323,23 +324,24 @@ describePrivatePostgres('tenants placed over several Postgres servers', () => {
       await db?.drop();
     });
 
-    test("eight tenants, two on each of the four (the control plane's database is recorded as null); admin stats count over all of them", async () => {
-      const tenants: TenantClient[] = [];
-      for (let i = 0; i < 8; i++) tenants.push(await tenantClient(app, `Spread ${i}`));
+    test("eight tenants made at once, two on each of the four (the control plane's database is recorded as null); admin stats count over all of them", async () => {
+      const tenants = await Promise.all(Array.from({ length: 8 }, (_, i) => tenantClient(app, `Spread ${i}`)));
       const by = await placements(db);
       expect(new Map([...by].map(([k, ids]) => [k, ids.length]))).toEqual(new Map([[null, 2], ...servers.map((s): [string, number] => [s.key, 2])]));
       expect(await schemasOn(db)).toEqual(by.get(null)!.map(schemaOf).sort());
       for (const s of servers) expect(await schemasOn(s)).toEqual(by.get(s.key)!.map(schemaOf).sort());
 
-      for (const tenant of tenants) {
-        const project = await createProject(tenant.http, `Spread data ${tenant.tenant_id}`);
-        expect((await tenant.http.post('/sessions/register', { project_id: project })).status).toBe(201);
-        const key = [...by].find(([, ids]) => ids.includes(tenant.tenant_id))![0];
-        for (const where of [db, ...servers]) {
-          const home = where instanceof TestDatabase ? key === null : where.key === key;
-          expect(await schemasHolding(where, project)).toEqual(home ? [schemaOf(tenant.tenant_id)] : []);
-        }
-      }
+      await Promise.all(
+        tenants.map(async (tenant) => {
+          const project = await createProject(tenant.http, `Spread data ${tenant.tenant_id}`);
+          expect((await tenant.http.post('/sessions/register', { project_id: project })).status).toBe(201);
+          const key = [...by].find(([, ids]) => ids.includes(tenant.tenant_id))![0];
+          for (const where of [db, ...servers]) {
+            const home = where instanceof TestDatabase ? key === null : where.key === key;
+            expect(await schemasHolding(where, project)).toEqual(home ? [schemaOf(tenant.tenant_id)] : []);
+          }
+        }),
+      );
 
       const stats = (await (await adminClient(app)).get('/admin/stats')).body;
       expect(stats).toMatchObject({ workspaces: 8, active_sessions: 8, not_counted: 0 });
