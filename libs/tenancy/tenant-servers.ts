@@ -10,6 +10,8 @@ export interface TenantServer {
   control: boolean;
   /** Whether new tenants may be placed on it: those `SERVICE_TENANT_DB_URLS` names, or the control plane's alone when it names none. */
   placeable: boolean;
+  /** Its place (from 1) in `SERVICE_TENANT_DB_URLS`, which health and logs name it by; absent for the control plane's when not listed. */
+  place?: number;
 }
 
 /**
@@ -43,12 +45,12 @@ export class TenantServers {
     const control = controlUrl ? serverKeyOf(controlUrl) : undefined;
     const byKey = new Map<string, TenantServer>();
     if (controlUrl && control) byKey.set(control, { key: control, url: controlUrl, control: true, placeable: urls.length === 0 });
-    for (const url of urls) {
+    urls.forEach((url, i) => {
       const key = serverKeyOf(url);
       const known = byKey.get(key);
-      if (known) known.placeable = true;
-      else byKey.set(key, { key, url, control: false, placeable: true });
-    }
+      if (known) Object.assign(known, { placeable: true, place: known.place ?? i + 1 });
+      else byKey.set(key, { key, url, control: false, placeable: true, place: i + 1 });
+    });
     this.servers = [...byKey.values()];
   }
 
@@ -116,6 +118,7 @@ export class TenantServers {
 /** A tenant is placed on a server this instance is not configured with. */
 export class UnknownTenantServerError extends Error {
   override name = 'UnknownTenantServerError';
+  readonly code = 'DATABASE_NOT_CONFIGURED';
   constructor(readonly key: string) {
     super(`the tenant's schema is on server ${key}, which SERVICE_TENANT_DB_URLS does not name`);
   }

@@ -118,6 +118,8 @@ export class McpServerFactory {
       const { body, unexpected } = toErrorResponse(error);
       if (unexpected) this.logger.error({ msg: 'unexpected tool error', tool: name, error_id: body.error_id, stack: unexpected.stack });
       else if (body.code === 'DATABASE_UNAVAILABLE') this.outages.warn('tool calls failed: the database is unavailable', { code: body.code, reason: reasonOf(error) });
+      else if (body.code === 'DATABASE_NOT_CONFIGURED')
+        this.outages.warn('tool calls failed: a tenant server is missing from SERVICE_TENANT_DB_URLS', { code: body.code, reason: reasonOf(error) });
       const errorCode = body.code ?? (unexpected ? 'INTERNAL' : undefined);
       if (observe) await this.observers?.notify({ tool: name, args, startedAt, durationMs: performance.now() - started, outcome: 'error', errorCode, errorDetail: body.detail });
       return {

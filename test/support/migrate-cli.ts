@@ -52,15 +52,23 @@ export function runMigrate(env: Record<string, string>, args: string[] = [], onS
   });
 }
 
+/** A Postgres server other than the control plane's that holds tenant schemas: its key and a way to run SQL there as a superuser. */
+export interface SchemaServer {
+  key: string;
+  query(sql: string): Promise<unknown>;
+}
+
 /**
  * Hosted tenants as the control plane knows them, each with its role and its empty schema and
  * no migration applied: what `npm run migrate` finds after an upgrade that brought every tenant
  * migration. Made in batches of plain SQL, so a thousand take seconds (the control plane must
- * exist: run the command once first). Returns the ids in creation order.
+ * exist: run the command once first). `on`: the server holding their schemas (recorded in
+ * `db_server`), the control plane's database when unset. Returns the ids in creation order.
  */
-export async function createBareTenants(db: TestDatabase, count: number, batch = 100): Promise<string[]> {
+export async function createBareTenants(db: TestDatabase, count: number, { batch = 100, on }: { batch?: number; on?: SchemaServer } = {}): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
   const base = Date.now() - count * 1000;
+  const server = on ? `'${on.key}'` : 'NULL';
   for (let start = 0; start < ids.length; start += batch) {
     const slice = ids.slice(start, start + batch);
     const statements = slice.flatMap((id) => {
@@ -74,10 +82,15 @@ export async function createBareTenants(db: TestDatabase, count: number, batch =
     const rows = slice.map((id, i) => {
       const compact = id.replace(/-/g, '');
       const at = new Date(base + (start + i) * 1000).toISOString();
-      return `('${id}', 'bare ${start + i}', 't_${compact}', 'baton_t_${compact}', NULL, NULL, 'active', '${at}', '${at}')`;
+      return `('${id}', 'bare ${start + i}', 't_${compact}', 'baton_t_${compact}', NULL, ${server}, NULL, 'active', '${at}', '${at}')`;
     });
-    statements.push(`INSERT INTO control.tenants (id, name, schema_name, role_name, db_url_sealed, migrated_to, status, created_at, updated_at) VALUES ${rows.join(', ')}`);
-    await db.query(statements.join('; '));
+    const insert = `INSERT INTO control.tenants (id, name, schema_name, role_name, db_url_sealed, db_server, migrated_to, status, created_at, updated_at) VALUES ${rows.join(', ')}`;
+    if (on) {
+      await on.query(statements.join('; '));
+      await db.query(insert);
+    } else {
+      await db.query([...statements, insert].join('; '));
+    }
   }
   return ids;
 }

@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable, OwnDatabaseRefusedError } from '../../../libs/tenancy';
+import { isDatabaseUnavailable, OwnDatabaseRefusedError, UnknownTenantServerError } from '../../../libs/tenancy';
 import { DomainError } from './domain-error';
 
 export interface ErrorResponse {
@@ -70,6 +70,13 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   }
   if ((error as { code?: unknown } | null)?.code === 'DEADLINE_EXCEEDED' && error instanceof Error) return deadlineResponse();
   if (error instanceof OwnDatabaseRefusedError) return { status: 503, body: { detail: error.message, code: error.code, retryable: false } };
+  // The message names the server (for the operator's log); the answer does not.
+  if (error instanceof UnknownTenantServerError) {
+    return {
+      status: 503,
+      body: { detail: "this workspace's database server is not in this instance's configuration; the operator must add it back", code: error.code, retryable: false },
+    };
+  }
   if (isDatabaseUnavailable(error)) {
     return {
       status: 503,

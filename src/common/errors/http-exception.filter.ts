@@ -14,6 +14,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const { status, body, unexpected, headers } = toErrorResponse(exception);
     if (unexpected) this.logger.error({ msg: 'unexpected error', error_id: body.error_id, stack: unexpected.stack });
+    else if (body.code === 'DATABASE_NOT_CONFIGURED')
+      this.outages.warn('requests answered 503: a tenant server is missing from SERVICE_TENANT_DB_URLS', { code: body.code, reason: reasonOf(exception) });
     else if (status === 503) this.outages.warn('requests answered 503: the database is unavailable', { code: body.code, reason: reasonOf(exception) });
     if (response.headersSent) {
       response.end();

@@ -35,7 +35,7 @@ export class HealthService {
     // Each other server holding tenant schemas, by its place in SERVICE_TENANT_DB_URLS (hosts stay private).
     const others = this.servers.list().filter((server) => !server.control);
     const probes = await Promise.all(others.map((server) => probe(async () => (await this.servers.source(server.key)).query('SELECT 1'))));
-    others.forEach((_, i) => (components[`tenant_server_${i + 1}`] = probes[i]));
+    others.forEach((server, i) => (components[`tenant_server_${server.place}`] = probes[i]));
     if (this.redis) components.cache = await probe(() => (this.redis as Redis).ping());
     const ok = Object.values(components).every((c) => c.status === 'ok');
     return {

@@ -20,6 +20,9 @@ export interface ProvisionedTenant {
 /** Creates and removes hosted tenants: their schema, role, control-plane row and first API token. */
 @Injectable()
 export class TenantProvisioning {
+  /** Tenants this instance is making, by id, with their placement (`placeNext`). */
+  private readonly placing = new Map<string, string | null>();
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
@@ -47,8 +50,12 @@ export class TenantProvisioning {
     const schema = schemaNameFor(id);
     const role = roleNameFor(id);
     const now = new Date();
-    const placement = await this.placeNext();
-    const runner = (await this.servers.source(placement)).createQueryRunner();
+    const placement = await this.placeNext(id);
+    const source = await this.servers.source(placement).catch((error: unknown) => {
+      this.placing.delete(id);
+      throw error;
+    });
+    const runner = source.createQueryRunner();
     let created = false;
     try {
       await runner.connect();
@@ -83,25 +90,37 @@ export class TenantProvisioning {
         .catch(() => undefined);
       throw error;
     } finally {
+      this.placing.delete(id);
       await runner.release();
     }
     return id;
   }
 
   /**
-   * Where the next tenant goes: of the servers new tenants may be placed on, the one holding the
-   * fewest tenants now (the first listed on a tie). Null is the control plane's database.
+   * Where tenant `id` goes: of the servers new tenants may be placed on, the one holding the
+   * fewest tenants now (the first listed on a tie). Null is the control plane's database. A tenant
+   * has no row until its schema exists, so the tenants this instance is still making count where
+   * they were placed (their rows, once written, are left out of the count): a burst of sign-ups
+   * spreads instead of all landing on the server that was emptiest when it began.
    */
-  async placeNext(): Promise<string | null> {
+  async placeNext(id: string): Promise<string | null> {
     const candidates = this.servers.placeable();
     if (candidates.length <= 1) return this.servers.placementOf(candidates[0]?.key ?? '');
-    const rows: { db_server: string | null; tenants: string }[] = await this.source.query('SELECT db_server, count(*) AS tenants FROM control.tenants GROUP BY db_server');
+    const making = new Map(this.placing);
+    const rows: { db_server: string | null; tenants: string }[] = await this.source.query(
+      'SELECT db_server, count(*) AS tenants FROM control.tenants WHERE id <> ALL($1) GROUP BY db_server',
+      [[...making.keys()]],
+    );
     const held = new Map(rows.map((r) => [r.db_server, Number(r.tenants)]));
+    // Those being made when the count was read, and those placed while it was read.
+    for (const placement of new Map([...making, ...this.placing]).values()) held.set(placement, (held.get(placement) ?? 0) + 1);
     let best = candidates[0];
     for (const server of candidates) {
       if ((held.get(this.servers.placementOf(server.key)) ?? 0) < (held.get(this.servers.placementOf(best.key)) ?? 0)) best = server;
     }
-    return this.servers.placementOf(best.key);
+    const placement = this.servers.placementOf(best.key);
+    this.placing.set(id, placement);
+    return placement;
   }
 
   /** Removes a tenant: its schema with all data, its role, its tokens. */

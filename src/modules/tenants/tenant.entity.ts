@@ -23,7 +23,7 @@ export class TenantRecord {
   @Column('text', { nullable: true })
   db_server!: string | null;
 
-  /** The server a move is copying the tenant to while the move runs (`npm run tenant:move`). */
+  /** Reserved for moving a tenant to another server: the server a move is copying it to. No command moves tenants yet, so nothing sets it. */
   @Column('text', { nullable: true })
   moving_to!: string | null;
 
