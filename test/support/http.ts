@@ -35,6 +35,22 @@ export class Http {
     return this.send<T>('DELETE', path, body, headers);
   }
 
+  /**
+   * As `send`, retried the way Baton tells clients to: an answer 503 with `retryable: true` and a
+   * `Retry-After` is sent again after that many seconds (at most 1 s here), up to `attempts` times in
+   * all. For suites that load one instance far past its pool on purpose, where an overloaded
+   * database may rightly answer "try again", and what they check is what the retried writes make.
+   */
+  async sendRetrying<T = any>(method: string, path: string, body?: unknown, attempts = 5): Promise<HttpResult<T>> {
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.send<T>(method, path, body);
+      const retryAfter = Number(result.headers.get('retry-after'));
+      const retryable = result.status === 503 && (result.body as { retryable?: boolean } | undefined)?.retryable === true && Number.isFinite(retryAfter);
+      if (!retryable || attempt >= attempts) return result;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, 1) * 1000));
+    }
+  }
+
   /** Sends `body` as JSON, or as-is when it is already a string (for malformed payloads). */
   async send<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
     const init: RequestInit = { method, headers: { ...this.defaults, ...headers }, redirect: 'manual' };
