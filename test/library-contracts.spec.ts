@@ -308,6 +308,34 @@ describe('TypeORM internals (libs/tenancy/tenant-db.ts)', () => {
     });
   });
 
+  test('a query runner hands pg only text and values, never a named prepared statement (SERVICE_DB_PREPARED_STATEMENTS=off behind a pooler)', async () => {
+    await contractAsync('typeorm', "PostgresQueryRunner.query() calls the connection's query(text, values): no query config, so no statement name", async () => {
+      const runner = source.createQueryRunner();
+      const client = (await runner.connect()) as Client;
+      const calls: unknown[][] = [];
+      const recorder = {
+        query(...args: unknown[]) {
+          calls.push(args);
+          return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+        },
+      };
+      (runner as unknown as { connect: () => Promise<unknown> }).connect = () => Promise.resolve(recorder);
+      try {
+        await runner.manager.save(Thing, { id: 'named', label: 'one' });
+        await runner.manager.findOneBy(Thing, { id: 'named' });
+        await runner.manager.createQueryBuilder().update(Thing).set({ label: 'two' }).where('id = :id', { id: 'named' }).execute();
+        await runner.manager.delete(Thing, { id: 'named' });
+        expect(calls.length).toBeGreaterThanOrEqual(4);
+        for (const [text, values] of calls) {
+          expect(typeof text).toBe('string');
+          expect(values === undefined || Array.isArray(values)).toBe(true);
+        }
+      } finally {
+        await runner.release();
+      }
+    });
+  });
+
   test("a query runner's private releasePostgresConnection(error) hands the error to pg's release, so the pool drops the connection", async () => {
     await contractAsync('typeorm', 'PostgresQueryRunner.releasePostgresConnection(err) calls the pool release with err (pg-pool then removes the client)', async () => {
       const pool = (source.driver as unknown as { master: Pool }).master;

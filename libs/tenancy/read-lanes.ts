@@ -76,6 +76,8 @@ export class ReadLanes {
     private readonly maxLanes: number,
     private readonly tenantLanes = maxLanes,
     private readonly queryTimeoutMs = 0,
+    /** Reads as named prepared statements (`ScopedRead`); false: unnamed, parsed every time. */
+    private readonly prepared = true,
   ) {}
 
   /** How many pool connections the lanes hold now (for tests and diagnostics). */
@@ -90,7 +92,7 @@ export class ReadLanes {
 
   /**
    * One read statement of a tenant, scoped by `scope`, both as prepared
-   * statements (`ScopedRead`). A read that met a statement gone from its
+   * statements (`ScopedRead`; unnamed ones without `prepared`). A read that met a statement gone from its
    * connection (the read that parsed it failed first) or re-planned to another
    * result shape is sent once more, parsed afresh.
    */
@@ -98,7 +100,7 @@ export class ReadLanes {
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.onLane(scope.searchPath, (client) => {
-          const read = new ScopedRead(scope, text, values, client);
+          const read = new ScopedRead(scope, text, values, client, this.prepared);
           const done = new Promise<ReadResult>((resolve, reject) => {
             read.callback = (error, result) => (error ? reject(error) : resolve(result as ReadResult));
           });

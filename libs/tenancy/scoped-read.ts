@@ -116,7 +116,9 @@ const parsedOn = new WeakMap<PgConnection, Map<string, RowShape | null>>();
  * description, so neither side spends time on it again. Should the columns
  * change, Postgres refuses the prepared statement ("cached plan must not change
  * result type") and the read is sent again, parsed and described afresh.
- * The answer is the statement's; the scoping returns no row.
+ * The answer is the statement's; the scoping returns no row. Without `named`
+ * both are unnamed statements, parsed and described every time, so nothing of
+ * the read is left on the connection for a pooler to lose.
  */
 export class ScopedRead extends PgQuery {
   private readonly parsedHere: string[] = [];
@@ -137,6 +139,8 @@ export class ScopedRead extends PgQuery {
     text: string,
     values: unknown[] | undefined,
     private readonly types: TypeParsers,
+    /** False: both statements unnamed, parsed (and the read described) every time, for a pooler that moves a client between server connections. */
+    private readonly named = true,
   ) {
     super(text, values); // text and values, not a config object, which pg would copy
   }
@@ -155,11 +159,13 @@ export class ScopedRead extends PgQuery {
     const { searchPath, statementTimeout, role } = this.scope;
     const scopeValues = role ? [searchPath, statementTimeout, role] : [searchPath, statementTimeout];
     const text = this.text;
-    const name = (this.statement = statementName(text));
+    const named = this.named;
+    const name = (this.statement = named ? statementName(text) : '');
     connection.stream.cork();
     try {
-      this.parseOnce(connection, known, scope.name, scope.text);
-      connection.bind({ statement: scope.name, values: scopeValues });
+      if (named) this.parseOnce(connection, known, scope.name, scope.text);
+      else connection.parse({ text: scope.text, name: '' });
+      connection.bind({ statement: named ? scope.name : '', values: scopeValues });
       connection.execute({});
       if (name) this.parseOnce(connection, known, name, text);
       else connection.parse({ text, name: '' });

@@ -39,9 +39,15 @@ export interface TenantDbLimits {
   tenantSharePercent: number;
   /** How long work waits for a place in its tenant's share before it fails (`DatabaseBusyError`). */
   shareWaitMs: number;
+  /**
+   * Whether reads and named `writeStatement`s are named prepared statements, parsed once per
+   * connection (true), or unnamed ones parsed every time (false): for a transaction-mode pooler
+   * that does not carry a client's prepared statements to the server connection it lands on next.
+   */
+  preparedStatements: boolean;
 }
 
-const NO_LIMITS: TenantDbLimits = { statementTimeoutMs: 0, queryTimeoutMs: 0, tenantSharePercent: 100, shareWaitMs: 5000 };
+const NO_LIMITS: TenantDbLimits = { statementTimeoutMs: 0, queryTimeoutMs: 0, tenantSharePercent: 100, shareWaitMs: 5000, preparedStatements: true };
 
 /** What one unit of work may take, its request's deadline considered. */
 interface Bounds {
@@ -111,9 +117,11 @@ export class TenantDb {
    * statement with a `name` is prepared under it on each Postgres connection the first time it
    * runs there: later writes send only its values, and Postgres neither parses nor plans it again
    * (it analyses it again when the connection's last tenant was another, whose search path differs).
+   * Without prepared statements (`limits.preparedStatements` false) the name is ignored.
    */
-  writeStatement(statement: Statement): Promise<void> {
-    if (this.dialect === 'sqlite') return this.serialised(async () => void (await this.shared.query(statement.text, statement.values)));
+  writeStatement(given: Statement): Promise<void> {
+    if (this.dialect === 'sqlite') return this.serialised(async () => void (await this.shared.query(given.text, given.values)));
+    const statement = this.limits.preparedStatements || given.name === undefined ? given : { text: given.text, values: given.values };
     const tenant = currentTenant();
     const scope = whereOf(tenant);
     return this.availability.watch(
@@ -229,7 +237,7 @@ export class TenantDb {
       const pool = poolOf(source);
       const maxLanes = Math.max(1, Math.floor((pool.options.max ?? 10) / 2));
       const tenantLanes = Math.max(1, Math.floor((maxLanes * this.limits.tenantSharePercent) / 100));
-      lanes = new (postgresParts().ReadLanes)(pool, maxLanes, tenantLanes, this.limits.queryTimeoutMs);
+      lanes = new (postgresParts().ReadLanes)(pool, maxLanes, tenantLanes, this.limits.queryTimeoutMs, this.limits.preparedStatements);
       this.readLanes.set(source, lanes);
     }
     return lanes;

@@ -1,4 +1,5 @@
-import { byodbHost, postgresOptions } from './data-source-options';
+import { loadConfig } from '../config/app-config';
+import { byodbHost, postgresOptions, tenantDbLimits } from './data-source-options';
 
 const target = { host: 'db.example.com', address: '93.184.216.34', family: 4 as const, addresses: [{ address: '93.184.216.34', family: 4 as const }] };
 
@@ -25,5 +26,16 @@ describe('BYODB connection options', () => {
     expect(() => byodbHost('postgres://u@db.example.com/db?sslrootcert=/etc/passwd')).toThrow(/sslrootcert/);
     expect(() => byodbHost('postgres://u@db.example.com/db?host=/var/run/postgresql')).toThrow(/host/);
     expect(() => byodbHost('postgres:///db')).toThrow(/no network host/);
+  });
+});
+
+describe('tenant work on Postgres', () => {
+  const postgres = { SERVICE_DB_URL: 'postgres://u@db.example.com/app', SERVICE_DATA_DIR: '/tmp' };
+
+  test('SERVICE_DB_PREPARED_STATEMENTS: on by default, off for a pooler that does not track them, anything else refused by name', () => {
+    expect(tenantDbLimits(loadConfig(postgres)).preparedStatements).toBe(true);
+    expect(tenantDbLimits(loadConfig({ ...postgres, SERVICE_DB_PREPARED_STATEMENTS: 'on' })).preparedStatements).toBe(true);
+    expect(tenantDbLimits(loadConfig({ ...postgres, SERVICE_DB_PREPARED_STATEMENTS: 'off' })).preparedStatements).toBe(false);
+    expect(() => loadConfig({ ...postgres, SERVICE_DB_PREPARED_STATEMENTS: 'false' })).toThrow(/SERVICE_DB_PREPARED_STATEMENTS must be one of on, off, got "false"/);
   });
 });

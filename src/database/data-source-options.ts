@@ -95,5 +95,6 @@ export function tenantDbLimits(config: AppConfig): TenantDbLimits {
     queryTimeoutMs: statementTimeoutMs + CLIENT_GRACE_MS,
     tenantSharePercent: config.isHosted ? config.dbTenantShare : 100,
     shareWaitMs: CONNECT_TIMEOUT_MS,
+    preparedStatements: config.dbPreparedStatements === 'on',
   };
 }

@@ -14,6 +14,8 @@ export interface InstancesOptions {
   plan?: 'paid' | 'free';
   /** Runs against an in-process app on the same database before the servers start (hosted only): sign-ins, seeds. */
   prepare?: (setup: TestApp, db: TestDatabase) => Promise<void>;
+  /** The URL the servers (and the set-up app) reach the database at, from the database's own: a pooler in front of it. Default: its own. */
+  serverDbUrl?: (databaseUrl: string) => string;
   /** Environment of every server, over the defaults above. */
   env?: Record<string, string>;
   timeoutMs?: number;
@@ -38,7 +40,8 @@ export async function startInstances(count: number, options: InstancesOptions = 
   const hosted = options.hosted ?? true;
   const db = await TestDatabase.create();
   const shared: Record<string, string> = options.redis ? { SERVICE_CACHE_URL: REDIS_URL, SERVICE_PUBSUB_PREFIX: uniquePrefix('instances') } : {};
-  const env = hosted ? hostedEnv(db.url, { ...shared, ...options.env }) : { SERVICE_DB_URL: db.url, ...shared, ...options.env };
+  const dbUrl = options.serverDbUrl?.(db.url) ?? db.url;
+  const env = hosted ? hostedEnv(dbUrl, { ...shared, ...options.env }) : { SERVICE_DB_URL: dbUrl, ...shared, ...options.env };
   const tenants: { tenant_id: string; token: string }[] = [];
   const servers: ServerProcess[] = [];
   const stop = async () => {

@@ -1,4 +1,4 @@
-import { connectionUrl, connectionUrlList, integer, list, text } from '../config.parsers';
+import { connectionUrl, connectionUrlList, integer, list, oneOf, text } from '../config.parsers';
 import { variable } from './variable';
 
 /** Storage: SQLite or the shared Postgres cluster, its bounds, and customer-supplied (BYODB) databases. */
@@ -60,6 +60,14 @@ export const DATABASE_VARIABLES = {
     sensitive: false,
     parse: integer(1, 100),
     default: 50,
+  }),
+  dbPreparedStatements: variable({
+    name: 'SERVICE_DB_PREPARED_STATEMENTS',
+    description:
+      'Postgres: on, reads and hot writes are named prepared statements, parsed once per connection; off, every statement is unnamed and parsed each time, for a transaction-mode pooler that does not track prepared statements (PgBouncer before 1.21, or without max_prepared_statements)',
+    sensitive: false,
+    parse: oneOf('on', 'off'),
+    default: 'on' as 'on' | 'off',
   }),
   byodbPoolSize: variable({
     name: 'SERVICE_BYODB_POOL_SIZE',

@@ -6,19 +6,21 @@ import { ThrottledLog } from '../../common/logging/throttled-log';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
+import { HeldSweepLock, trySweepLock } from '../../database/sweep-lock';
 import { TenantDirectory } from '../tenants/tenant-directory.service';
 import { FileLocksService } from './file-locks.service';
 import { SessionsService } from './sessions.service';
 
 /** Advisory lock key: one instance sweeps at a time on a shared Postgres. */
-const SWEEP_LOCK = 0x73776570; // "swep"
+export const SWEEP_LOCK = 0x73776570; // "swep"
 
 /**
  * Closes sessions that stopped talking (no heartbeat or call for
  * SERVICE_SESSION_TIMEOUT_SECONDS) in every tenant, every
  * SERVICE_SWEEP_INTERVAL_SECONDS, and removes the file locks that lapsed under
- * live sessions, telling each holder (lock_expired). With several instances on one Postgres, an
- * advisory lock lets one of them sweep; each close is conditional anyway.
+ * live sessions, telling each holder (lock_expired). With several instances on one Postgres, a
+ * transaction-scoped advisory lock (`trySweepLock`, safe behind a transaction-mode pooler) lets
+ * one of them sweep; each close is conditional anyway.
  * On shutdown the sweep in progress stops after its current tenant and is
  * waited for before the database connections close.
  */
@@ -68,14 +70,12 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async sweepAllTenants(): Promise<number> {
-    const runner = this.config.databaseType === 'postgres' ? this.source.createQueryRunner() : undefined;
-    let locked = false;
+    let lock: HeldSweepLock | null = null;
+    if (this.config.databaseType === 'postgres') {
+      lock = await trySweepLock(this.source, SWEEP_LOCK, 'baton session sweep');
+      if (!lock) return 0;
+    }
     try {
-      if (runner) {
-        await runner.connect();
-        [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK]);
-        if (!locked) return 0;
-      }
       const cutoff = new Date(this.clock.now().getTime() - this.config.sessionTimeoutS * 1000);
       let total = 0;
       for (const tenant of await this.tenants.listContexts()) {
@@ -92,9 +92,7 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
       if (total > 0) this.logger.log({ msg: 'closed silent sessions', count: total });
       return total;
     } finally {
-      // The lock belongs to the pooled connection: it must be given back before the connection is.
-      if (runner && locked) await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK]).catch(() => undefined);
-      await runner?.release();
+      await lock?.release();
     }
   }
 }
