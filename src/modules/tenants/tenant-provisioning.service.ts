@@ -1,7 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ByodbPools, createTenantSchema, dropTenantSchema, latestMigrationName, roleNameFor, runMigrations, schemaNameFor, TenantServers } from '../../../libs/tenancy';
+import {
+  ByodbPools,
+  createTenantSchema,
+  dropTenantSchema,
+  latestMigrationName,
+  roleNameFor,
+  runMigrations,
+  schemaNameFor,
+  TenantServer,
+  TenantServers,
+} from '../../../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -22,6 +32,8 @@ export interface ProvisionedTenant {
 export class TenantProvisioning {
   /** Tenants this instance is making, by id, with their placement (`placeNext`). */
   private readonly placing = new Map<string, string | null>();
+  /** The placement decision running now, which the next one waits for. */
+  private placements: Promise<unknown> = Promise.resolve();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -106,18 +118,23 @@ export class TenantProvisioning {
   async placeNext(id: string): Promise<string | null> {
     const candidates = this.servers.placeable();
     if (candidates.length <= 1) return this.servers.placementOf(candidates[0]?.key ?? '');
-    const making = new Map(this.placing);
+    // One placement at a time in this instance: one placed while another's count is read would be
+    // counted twice (its row and its entry here) or not at all.
+    const turn = this.placements.then(() => this.placeAmong(id, candidates));
+    this.placements = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async placeAmong(id: string, candidates: TenantServer[]): Promise<string | null> {
+    const making = [...this.placing];
     const rows: { db_server: string | null; tenants: string }[] = await this.source.query(
       'SELECT db_server, count(*) AS tenants FROM control.tenants WHERE id <> ALL($1) GROUP BY db_server',
-      [[...making.keys()]],
+      [making.map(([made]) => made)],
     );
     const held = new Map(rows.map((r) => [r.db_server, Number(r.tenants)]));
-    // Those being made when the count was read, and those placed while it was read.
-    for (const placement of new Map([...making, ...this.placing]).values()) held.set(placement, (held.get(placement) ?? 0) + 1);
-    let best = candidates[0];
-    for (const server of candidates) {
-      if ((held.get(this.servers.placementOf(server.key)) ?? 0) < (held.get(this.servers.placementOf(best.key)) ?? 0)) best = server;
-    }
+    for (const [, placement] of making) held.set(placement, (held.get(placement) ?? 0) + 1);
+    const count = (server: TenantServer) => held.get(this.servers.placementOf(server.key)) ?? 0;
+    const best = candidates.reduce((fewest, server) => (count(server) < count(fewest) ? server : fewest));
     const placement = this.servers.placementOf(best.key);
     this.placing.set(id, placement);
     return placement;
