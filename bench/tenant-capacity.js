@@ -26,8 +26,9 @@
  *               token), BENCH_PROVISION_RUNS times, the median.
  *
  * Each figure is printed per step with its ratio to the same figure at the first step (the empty
- * server, measured in the same run), then the growth per 1,000 tenants, the number of tenants at
- * which each figure would reach its ceiling at that rate, and the figure rows (value against the
+ * server, measured in the same run), then the growth per 1,000 tenants between the last two steps,
+ * the number of tenants at which each judged figure reaches its ceiling (between the two steps
+ * that bracket it, else extrapolated from the last two), and the figure rows (value against the
  * ceiling, which for these absolute figures is the goal itself; bench/README.md).
  *
  * Settings (environment): BENCH_STEPS (comma-separated, when no step is given as an argument),
@@ -35,7 +36,8 @@
  * (3), ceilings BENCH_DEPLOY_WINDOW_S (300), BENCH_PROVISION_S (3), BENCH_BACKEND_MB (128),
  * BENCH_CATALOG_MB (1024), BENCH_DUMP_S (120), server settings BENCH_PG_MAX_LOCKS
  * (max_locks_per_transaction, 1024: a whole-database pg_dump locks every table) and BENCH_PG_FSYNC
- * (on), BENCH_STRICT=1 (exit 3 when a ceiling is passed or a step failed).
+ * (on), BENCH_DUMP_TIMEOUT_S (twice BENCH_DUMP_S: a pg_dump still running then is stopped and
+ * counted as that long), BENCH_STRICT=1 (exit 3 when a ceiling is passed or a step failed).
  */
 const { spawn } = require('node:child_process');
 const { randomBytes, randomUUID } = require('node:crypto');
@@ -86,8 +88,11 @@ function runMigrate(root, env, args) {
   });
 }
 
-/** `pg_dump --schema-only` (plus `extra`) to a pipe whose bytes are counted; the time, or the error. */
-function pgDump(cluster, database, extra = []) {
+/**
+ * `pg_dump --schema-only` (plus `extra`) to a pipe whose bytes are counted: its time, or its error;
+ * one still running after `timeoutS` is stopped and reported as having taken that long (`stopped`).
+ */
+function pgDump(cluster, database, timeoutS, extra = []) {
   const started = process.hrtime.bigint();
   const child = spawn(path.join(cluster.bin, 'pg_dump'), ['--schema-only', '-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', ...extra, database], {
     env: { PATH: process.env.PATH },
@@ -95,15 +100,21 @@ function pgDump(cluster, database, extra = []) {
   });
   let bytes = 0;
   let stderr = '';
+  let stopped = false;
+  const timer = setTimeout(() => {
+    stopped = true;
+    child.kill('SIGTERM');
+  }, timeoutS * 1000);
   child.stdout.on('data', (d) => (bytes += d.length));
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) =>
-      resolve(
-        code === 0 ? { seconds: seconds(started), mb: round(bytes / MB, 1) } : { seconds: null, error: stderr.trim().split('\n').slice(-2).join(' ') || `exit status ${code}` },
-      ),
-    );
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (stopped) resolve({ seconds: timeoutS, stopped: true });
+      else if (code === 0) resolve({ seconds: seconds(started), mb: round(bytes / MB, 1) });
+      else resolve({ seconds: null, error: stderr.trim().split('\n').slice(-2).join(' ') || `exit status ${code}` });
+    });
   });
 }
 
@@ -184,7 +195,7 @@ async function backendMemory(url, Client) {
   const meta = await open();
   const fresh = await memoryOf(meta);
   const { rows } = await meta.query(
-    `SELECT t.schema_name, array_agg(c.relname ORDER BY c.relname) AS tables
+    `SELECT t.schema_name, array_agg(c.relname::text ORDER BY c.relname) AS tables
        FROM control.tenants t JOIN pg_class c ON c.relnamespace = t.schema_name::regnamespace AND c.relkind = 'r'
       GROUP BY t.schema_name`,
   );
@@ -250,16 +261,25 @@ async function takeBackLatest(url, Pool, migrations, concurrency) {
   }
 }
 
-/** Least-squares line through (tenants, value): the per-tenant slope and the intercept. */
-function fit(points) {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const n = points.length;
-  const mx = xs.reduce((a, b) => a + b, 0) / n;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
-  const slope = sxx > 0 ? xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0) / sxx : 0;
-  return { slope, intercept: my - slope * mx };
+/**
+ * Where a figure reaches `ceiling`, from its points (tenants, value) in ascending order: between
+ * the two steps that bracket it when a step passed it, else extrapolated from the last two steps
+ * (the steepest part of a figure that grows faster than linearly); null when it does not grow.
+ * Also the growth per 1,000 tenants between the last two steps.
+ */
+function reachOf(points, ceiling) {
+  const [x0, y0] = points.at(-2);
+  const [x1, y1] = points.at(-1);
+  const slope = (y1 - y0) / (x1 - x0);
+  const past = points.findIndex(([, y]) => y >= ceiling);
+  let tenants = null;
+  if (past === 0) tenants = points[0][0];
+  else if (past > 0) {
+    const [a, ya] = points[past - 1];
+    const [b, yb] = points[past];
+    tenants = Math.floor(a + ((ceiling - ya) * (b - a)) / (yb - ya));
+  } else if (slope > 0) tenants = Math.floor(x1 + (ceiling - y1) / slope);
+  return { per_1000_tenants: round(slope * 1000, 2), tenants_at_ceiling: tenants };
 }
 
 async function run({ root, args }) {
@@ -278,6 +298,8 @@ async function run({ root, args }) {
     catalog_mb: setting('BENCH_CATALOG_MB', 1024, 1),
     dump_s: setting('BENCH_DUMP_S', 120, 1),
   };
+  // A whole-database pg_dump still running at twice its ceiling has said enough.
+  opts.dumpTimeoutS = setting('BENCH_DUMP_TIMEOUT_S', ceilings.dump_s * 2, 1);
   process.env.NODE_ENV = 'production';
   require(path.join(root, 'node_modules', 'reflect-metadata'));
   const { Client, Pool } = require(path.join(root, 'node_modules', 'pg'));
@@ -350,7 +372,10 @@ async function run({ root, args }) {
       step.backend = await backendMemory(url, Client);
       check();
       const { rows: one } = await pg.query('SELECT schema_name FROM control.tenants ORDER BY created_at LIMIT 1');
-      step.dump = { whole: await pgDump(cluster, 'baton'), one_schema: one.length ? await pgDump(cluster, 'baton', ['-n', one[0].schema_name]) : null };
+      step.dump = {
+        whole: await pgDump(cluster, 'baton', opts.dumpTimeoutS),
+        one_schema: one.length ? await pgDump(cluster, 'baton', opts.dumpTimeoutS, ['-n', one[0].schema_name]) : null,
+      };
       check();
       const back = await takeBackLatest(url, Pool, TENANT_MIGRATIONS, opts.concurrency);
       const dry = await runMigrate(root, env, ['--dry-run']);
@@ -379,7 +404,7 @@ async function run({ root, args }) {
       console.log(
         `${target} tenants: ${step.catalog.pg_class} pg_class rows, catalog ${step.catalog.catalog_mb} MB, database ${step.catalog.database_mb} MB; ` +
           `backend ${b.fresh.total_mb} MB fresh, ${b.lookup.total_mb} MB after a lookup per schema, ${b.every_table.total_mb} MB after every table (cache ${b.every_table.cache_mb} MB, ${b.every_table.ms_per_schema ?? '-'} ms per schema); ` +
-          `pg_dump ${step.dump.whole.seconds ?? `failed: ${step.dump.whole.error}`} s; upgrade ${step.upgrade.tenants_s} s (command ${step.upgrade.command_s} s, dry run ${step.upgrade.dry_run_s} s); provision ${step.provision.median_s} s`,
+          `pg_dump ${step.dump.whole.stopped ? `stopped after ${step.dump.whole.seconds}` : (step.dump.whole.seconds ?? `failed: ${step.dump.whole.error}`)} s (${step.catalog.tables} tables locked); upgrade ${step.upgrade.tenants_s} s (command ${step.upgrade.command_s} s, dry run ${step.upgrade.dry_run_s} s); provision ${step.provision.median_s} s`,
       );
     }
   } finally {
@@ -421,7 +446,7 @@ async function run({ root, args }) {
     console.log(`${pad(name, 26)}${cells.join('')}`);
   }
 
-  // --- Growth per 1,000 tenants, and where each ceiling would be reached at that rate.
+  // --- Growth per 1,000 tenants, and where each ceiling is (or would be) reached.
   const judged = [
     ['upgrade_s', 'one-migration upgrade of every tenant', 's', (s) => s.upgrade.tenants_s],
     ['provision_s', 'provisioning one tenant', 's', (s) => s.provision.median_s],
@@ -435,11 +460,11 @@ async function run({ root, args }) {
     for (const [key, what, unit, of] of judged) {
       const points = measured.filter((s) => of(s) !== null).map((s) => [s.tenants, of(s)]);
       if (points.length < 2) continue;
-      const { slope, intercept } = fit(points);
-      const reach = slope > 0 ? Math.floor((ceilings[key] - intercept) / slope) : null;
-      growth[key] = { per_1000_tenants: round(slope * 1000, 2), at_0: round(intercept, 2), ceiling: ceilings[key], tenants_at_ceiling: reach };
+      const { per_1000_tenants: per1000, tenants_at_ceiling: reach } = reachOf(points, ceilings[key]);
+      growth[key] = { per_1000_tenants: per1000, ceiling: ceilings[key], tenants_at_ceiling: reach };
       console.log(
-        `${what}: +${growth[key].per_1000_tenants} ${unit} per 1,000 tenants from ${growth[key].at_0} ${unit}; the ${ceilings[key]} ${unit} ceiling at about ${reach ?? 'no'} tenants`,
+        `${what}: ${per1000 > 0 ? `+${per1000} ${unit}` : 'no growth'} per 1,000 tenants between the last two steps; ` +
+          `the ${ceilings[key]} ${unit} ceiling ${reach === null ? 'not reached at this rate' : `at about ${reach} tenants`}`,
       );
     }
     const perTenant = (key) => round((measured.at(-1).catalog[key] - base.catalog[key]) / Math.max(1, measured.at(-1).tenants - base.tenants), 1);
