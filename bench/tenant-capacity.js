@@ -407,6 +407,7 @@ async function run({ root, args }) {
           `pg_dump ${step.dump.whole.stopped ? `stopped after ${step.dump.whole.seconds}` : (step.dump.whole.seconds ?? `failed: ${step.dump.whole.error}`)} s (${step.catalog.tables} tables locked); upgrade ${step.upgrade.tenants_s} s (command ${step.upgrade.command_s} s, dry run ${step.upgrade.dry_run_s} s); provision ${step.provision.median_s} s`,
       );
     }
+    report({ measured, ceilings, machine, postgres, opts });
   } finally {
     while (closers.length) {
       try {
@@ -416,7 +417,10 @@ async function run({ root, args }) {
       }
     }
   }
+}
 
+/** Prints the table of every step, the growth and reach of each judged figure, the figure rows and the JSON line. */
+function report({ measured, ceilings, machine, postgres, opts }) {
   // --- The figures per step, each with its ratio to the first step's (measured in this run).
   const columns = [
     ['pg_class', (s) => s.catalog.pg_class],
