@@ -60,9 +60,18 @@ export function postgresOptions(url: string, poolSize: number, withControlPlane:
   };
 }
 
+/**
+ * Options of a pool that serves tenant schemas (the shared one, or another server's), whose
+ * connections are replaced after `SERVICE_DB_CONNECTION_LIFETIME_S` (pg's `maxLifetimeSeconds`).
+ */
+export function tenantServerOptions(config: AppConfig, url: string, withControlPlane: boolean): DataSourceOptions {
+  const options = postgresOptions(url, config.dbPoolSize, withControlPlane) as DataSourceOptions & { extra: Record<string, unknown> };
+  return { ...options, extra: { ...options.extra, maxLifetimeSeconds: config.dbConnectionLifetimeSeconds } };
+}
+
 /** Options of the shared data source this process talks to. */
 export function sharedDataSourceOptions(config: AppConfig): DataSourceOptions {
-  if (config.dbUrl) return postgresOptions(config.dbUrl, config.dbPoolSize, config.isHosted);
+  if (config.dbUrl) return tenantServerOptions(config, config.dbUrl, config.isHosted);
   mkdirSync(dirname(config.sqlitePath), { recursive: true });
   return {
     type: 'better-sqlite3',

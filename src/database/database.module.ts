@@ -8,7 +8,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { sealerFor } from '../common/sealer';
 import { Metrics } from '../common/observability/metrics';
 import { migrateSharedDatabase } from './database-migrator';
-import { byodbHost, postgresOptions, sharedDataSourceOptions, tenantDbLimits } from './data-source-options';
+import { byodbHost, postgresOptions, sharedDataSourceOptions, tenantDbLimits, tenantServerOptions } from './data-source-options';
 
 export const SHARED_DATA_SOURCE = Symbol('SHARED_DATA_SOURCE');
 
@@ -65,7 +65,7 @@ export const CONNECTION_SECRET_BOX = Symbol('CONNECTION_SECRET_BOX');
       provide: TenantServers,
       inject: [SHARED_DATA_SOURCE, APP_CONFIG],
       useFactory: (source: DataSource, config: AppConfig) =>
-        new TenantServers(source, config.dbUrl, config.isHosted ? config.tenantDbUrls : [], (url) => postgresOptions(url, config.dbPoolSize, false)),
+        new TenantServers(source, config.dbUrl, config.isHosted ? config.tenantDbUrls : [], (url) => tenantServerOptions(config, url, false)),
     },
     {
       provide: TenantDb,

@@ -37,6 +37,14 @@ export const DATABASE_VARIABLES = {
     parse: integer(1, 200),
     default: 10,
   }),
+  dbConnectionLifetimeSeconds: variable({
+    name: 'SERVICE_DB_CONNECTION_LIFETIME_S',
+    description:
+      'Postgres: a pooled connection is closed and replaced once this old (checked when it is idle or given back), so the table metadata each connection caches for every tenant schema it has read does not grow without end (about 1 MB a tenant; docs/capacity.md); 0: never',
+    sensitive: false,
+    parse: integer(0, 86_400),
+    default: 1800,
+  }),
   dbStatementTimeoutSeconds: variable({
     name: 'SERVICE_DB_STATEMENT_TIMEOUT_S',
     description:
