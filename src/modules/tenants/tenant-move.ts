@@ -1,0 +1,325 @@
+import { QueryRunner } from 'typeorm';
+import { CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, latestMigrationName, quoteIdent, runMigrations } from '../../../libs/tenancy';
+import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
+
+/**
+ * The parts of `npm run tenant:move` (src/cli/tenant-move.ts) that talk to Postgres: one tenant's
+ * schema, its rows, sequences and role, read on one server and written on another. Every function
+ * takes the query runners it works on; the command holds the order and the abort.
+ */
+
+/** The control-plane row of a tenant to move. */
+export interface MovingTenant {
+  id: string;
+  name: string;
+  schema_name: string;
+  role_name: string | null;
+  db_url_sealed: string | null;
+  db_server: string | null;
+  moving_to: string | null;
+  migrated_to: string | null;
+  status: string;
+}
+
+/** One table of a tenant's schema: its name and its columns as `name type`, in order. */
+export interface TableShape {
+  name: string;
+  columns: string;
+  /** Columns an INSERT may name (not generated). */
+  insertable: string[];
+}
+
+/** What one table held at the freeze, on the source, and on the target after the copy. */
+export interface TableTally {
+  table: string;
+  rows: number;
+  checksum: string;
+}
+
+/** Settings under which a row's text is the same on any server (the checksum compares texts). */
+const SAME_TEXT = [
+  "SET LOCAL TimeZone = 'UTC'",
+  "SET LOCAL DateStyle = 'ISO, MDY'",
+  "SET LOCAL IntervalStyle = 'postgres'",
+  'SET LOCAL extra_float_digits = 1',
+  "SET LOCAL bytea_output = 'hex'",
+].join('; ');
+
+/** The table where the migration runner records what a schema has applied: made by the migrations on the target, never copied. */
+const MIGRATIONS_TABLE = 'baton_migrations';
+
+/** Advisory-lock keys (two int4) of a tenant's move: held by the run's control-plane session for as long as it runs. */
+const MOVE_LOCK = "hashtext('baton tenant move'), hashtext($1)";
+
+export async function tenantRow(control: QueryRunner, tenantId: string): Promise<MovingTenant | undefined> {
+  const rows: MovingTenant[] = await control.query(
+    `SELECT id, name, schema_name, role_name, db_url_sealed, db_server, moving_to, migrated_to, status FROM ${CONTROL_SCHEMA}.tenants WHERE id = $1`,
+    [tenantId],
+  );
+  return rows[0];
+}
+
+/**
+ * Takes the tenant's move lock on the control-plane session `control`, without waiting: false when
+ * another run holds it. Postgres lets it go when that session ends, however the run ended, so a
+ * `moving_to` found set while the lock is free was left by a run that is gone.
+ */
+export async function tryMoveLock(control: QueryRunner, tenantId: string): Promise<boolean> {
+  const [row]: { ok: boolean }[] = await control.query(`SELECT pg_try_advisory_lock(${MOVE_LOCK}) AS ok`, [tenantId]);
+  return row.ok;
+}
+
+export async function releaseMoveLock(control: QueryRunner, tenantId: string): Promise<void> {
+  await control.query(`SELECT pg_advisory_unlock(${MOVE_LOCK})`, [tenantId]);
+}
+
+/** Whether the tenant is behind the tenant migrations (a move copies between identical shapes only). */
+export function isCurrent(tenant: MovingTenant): boolean {
+  return tenant.migrated_to === latestMigrationName(TENANT_MIGRATIONS);
+}
+
+/** The tables of `schema` (partitions counted under their parent), with their columns in order. */
+export async function tablesOf(runner: QueryRunner, schema: string): Promise<TableShape[]> {
+  const rows: { name: string; columns: string; insertable: string[] }[] = await runner.query(
+    `SELECT c.relname AS name,
+            string_agg(quote_ident(a.attname) || ' ' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum) AS columns,
+            array_agg(quote_ident(a.attname) ORDER BY a.attnum) FILTER (WHERE a.attgenerated = '') AS insertable
+       FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      GROUP BY c.relname
+      ORDER BY c.relname`,
+    [schema],
+  );
+  return rows.map((r) => ({ name: r.name, columns: r.columns, insertable: r.insertable }));
+}
+
+/** Rows (planner's estimate) and bytes on disk of each table of `schema`, for a dry run. */
+export async function sizesOf(runner: QueryRunner, schema: string): Promise<{ table: string; rows: number; bytes: number }[]> {
+  const tables = await tablesOf(runner, schema);
+  const out: { table: string; rows: number; bytes: number }[] = [];
+  for (const table of tables) {
+    const [row]: { rows: string; bytes: string }[] = await runner.query(
+      `SELECT (SELECT count(*) FROM ${qualified(schema, table.name)}) AS rows, pg_total_relation_size($1::regclass) AS bytes`,
+      [qualified(schema, table.name)],
+    );
+    out.push({ table: table.name, rows: Number(row.rows), bytes: Number(row.bytes) });
+  }
+  return out;
+}
+
+export async function schemaExists(runner: QueryRunner, schema: string): Promise<boolean> {
+  return (await runner.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).length > 0;
+}
+
+/** The role's oid on a server's cluster, or undefined when the cluster has no such role. */
+async function roleOid(runner: QueryRunner, role: string): Promise<string | undefined> {
+  const rows: { oid: string }[] = await runner.query('SELECT oid::text AS oid FROM pg_roles WHERE rolname = $1', [role]);
+  return rows[0]?.oid;
+}
+
+/**
+ * Whether two servers are databases of one Postgres cluster, where roles are shared: then the
+ * tenant's role exists on both with the same oid and both postmasters started at the same instant.
+ */
+export async function sameCluster(a: QueryRunner, b: QueryRunner, role: string): Promise<boolean> {
+  const [oidA, oidB] = [await roleOid(a, role), await roleOid(b, role)];
+  if (!oidA || oidA !== oidB) return false;
+  const started = async (r: QueryRunner) => ((await r.query('SELECT pg_postmaster_start_time()::text AS at')) as { at: string }[])[0].at;
+  return (await started(a)) === (await started(b));
+}
+
+/** On the target: the tenant's role (unless the cluster has it already) and an empty schema it owns, migrated as the tenant's. Returns whether the role was made here. */
+export async function prepareTarget(target: QueryRunner, schema: string, role: string): Promise<boolean> {
+  const hadRole = (await roleOid(target, role)) !== undefined;
+  await target.query('BEGIN');
+  try {
+    if (hadRole) await target.query(`GRANT ${quoteIdent(role)} TO CURRENT_USER; CREATE SCHEMA ${quoteIdent(schema)} AUTHORIZATION ${quoteIdent(role)}`);
+    else await createTenantSchema(target, schema, role);
+    await target.query('COMMIT');
+  } catch (error) {
+    await target.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+  await runMigrations(target, TENANT_MIGRATIONS, { dialect: 'postgres', schema, role });
+  return !hadRole;
+}
+
+/**
+ * Freezes the tenant's writes on the source, for every instance at once: in one transaction,
+ * every table locked in SHARE mode (which waits for the writers already running, and holds new
+ * ones back for as long as the transaction lasts), then INSERT, UPDATE, DELETE and TRUNCATE
+ * revoked from the tenant's role, which owns the tables. Postgres checks privileges at each
+ * execution, prepared statements included, so once this commits no write of the tenant can
+ * succeed, and every write that succeeded before is committed. A lock not had within `lockWaitMs`
+ * (a long transaction of the tenant) is tried again a few times, then the move gives up.
+ */
+export async function freezeWrites(source: QueryRunner, schema: string, role: string, lockWaitMs: number): Promise<void> {
+  const tables = (await tablesOf(source, schema)).map((t) => qualified(schema, t.name));
+  for (let attempt = 1; ; attempt++) {
+    await source.query('BEGIN');
+    try {
+      await source.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(lockWaitMs))}`);
+      if (tables.length) await source.query(`LOCK TABLE ${tables.join(', ')} IN SHARE MODE`);
+      await source.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${quoteIdent(schema)} FROM ${quoteIdent(role)}`);
+      await source.query('COMMIT');
+      return;
+    } catch (error) {
+      await source.query('ROLLBACK').catch(() => undefined);
+      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
+      if ((code !== '55P03' && code !== '40P01') || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** Gives the tenant's role back every right on its schema and what is in it (a move that did not happen). */
+export async function restoreRights(source: QueryRunner, schema: string, role: string): Promise<void> {
+  if (!(await schemaExists(source, schema))) return;
+  const [s, r] = [quoteIdent(schema), quoteIdent(role)];
+  await source.query(`GRANT ALL ON SCHEMA ${s} TO ${r}; GRANT ALL ON ALL TABLES IN SCHEMA ${s} TO ${r}; GRANT ALL ON ALL SEQUENCES IN SCHEMA ${s} TO ${r}`);
+}
+
+/** Takes every right on its old schema from the tenant's role: an instance still sending it there reads nothing stale. */
+export async function closeSource(source: QueryRunner, schema: string, role: string): Promise<void> {
+  const [s, r] = [quoteIdent(schema), quoteIdent(role)];
+  await source.query(`REVOKE ALL ON ALL TABLES IN SCHEMA ${s} FROM ${r}; REVOKE ALL ON ALL SEQUENCES IN SCHEMA ${s} FROM ${r}; REVOKE ALL ON SCHEMA ${s} FROM ${r}`);
+}
+
+/** Removes the schema, and with `role` the role too (left out when the role's cluster also holds the tenant's other schema). */
+export async function dropSchema(runner: QueryRunner, schema: string, role: string | null): Promise<void> {
+  await dropTenantSchema(runner, schema, role);
+}
+
+export interface CopyOutcome {
+  tables: TableTally[];
+  sequences: number;
+  rows: number;
+}
+
+/**
+ * Copies every row of the frozen source schema to the empty target schema and verifies them:
+ * the source read in one REPEATABLE READ snapshot taken after the freeze; the target written in
+ * one transaction as the tenant's role, its own triggers off (the rows come with their history)
+ * and its foreign keys dropped and added back once every table is full (which checks them all).
+ * Rows travel as JSON, `batch` at a time, each table's in one stream (a cursor). Then every
+ * sequence takes its source value, and each table's row count and checksum (md5 over the sorted
+ * md5s of its rows' text) must match on both sides, or nothing is committed on the target.
+ * `beforeBatch` is called before each batch (the command's abort check); `onRows` after it.
+ */
+export async function copySchema(
+  source: QueryRunner,
+  target: QueryRunner,
+  schema: string,
+  role: string,
+  options: { batch: number; beforeBatch: () => void; onRows: (n: number) => void; onTable?: (table: string, rows: number) => void },
+): Promise<CopyOutcome> {
+  const s = quoteIdent(schema);
+  await source.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  await target.query('BEGIN');
+  try {
+    await source.query(`${SAME_TEXT}; SET LOCAL search_path TO ${s}`);
+    await target.query(`${SAME_TEXT}; SET LOCAL search_path TO ${s}; SET LOCAL ROLE ${quoteIdent(role)}`);
+    const [sourceTables, targetTables] = [await tablesOf(source, schema), await tablesOf(target, schema)];
+    const shapeOf = (tables: TableShape[]) => tables.map((t) => `${t.name}(${t.columns})`).join('\n');
+    if (shapeOf(sourceTables) !== shapeOf(targetTables)) {
+      const differing = sourceTables.filter((t) => targetTables.find((o) => o.name === t.name)?.columns !== t.columns).map((t) => t.name);
+      const missing = targetTables.filter((t) => !sourceTables.some((o) => o.name === t.name)).map((t) => t.name);
+      throw new Error(`the source and target schemas differ in shape (${[...differing, ...missing].join(', ') || 'table list'}): is the tenant migrated?`);
+    }
+    const tables = sourceTables.filter((t) => t.name !== MIGRATIONS_TABLE);
+    const foreignKeys: { tbl: string; name: string; def: string }[] = await target.query(
+      `SELECT c.relname AS tbl, k.conname AS name, pg_get_constraintdef(k.oid) AS def
+         FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND k.contype = 'f'`,
+      [schema],
+    );
+    const statements = [
+      ...foreignKeys.map((k) => `ALTER TABLE ${qualified(schema, k.tbl)} DROP CONSTRAINT ${quoteIdent(k.name)}`),
+      ...tables.map((t) => `ALTER TABLE ${qualified(schema, t.name)} DISABLE TRIGGER USER`),
+    ];
+    if (statements.length) await target.query(statements.join('; '));
+    // Migrations may leave rows of their own (defaults); the copy brings the tenant's.
+    if (tables.length) await target.query(`TRUNCATE ${tables.map((t) => qualified(schema, t.name)).join(', ')}`);
+
+    let copied = 0;
+    for (const table of tables) {
+      const name = qualified(schema, table.name);
+      const columns = table.insertable.join(', ');
+      await source.query(`DECLARE move_rows NO SCROLL CURSOR FOR SELECT to_json(t)::text AS j FROM ${name} t`);
+      let tableRows = 0;
+      for (;;) {
+        options.beforeBatch();
+        const rows: { j: string }[] = await source.query(`FETCH ${options.batch} FROM move_rows`);
+        if (rows.length === 0) break;
+        await target.query(
+          `INSERT INTO ${name} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(NULL::${name}, $1::json)`,
+          [`[${rows.map((r) => r.j).join(',')}]`],
+        );
+        tableRows += rows.length;
+        copied += rows.length;
+        options.onRows(rows.length);
+      }
+      await source.query('CLOSE move_rows');
+      options.onTable?.(table.name, tableRows);
+    }
+
+    const sequences: { name: string }[] = await source.query(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'S' ORDER BY 1`,
+      [schema],
+    );
+    for (const seq of sequences) {
+      const [value]: { last_value: string; is_called: boolean }[] = await source.query(`SELECT last_value::text, is_called FROM ${qualified(schema, seq.name)}`);
+      await target.query('SELECT setval($1::regclass, $2::bigint, $3)', [qualified(schema, seq.name), value.last_value, value.is_called]);
+    }
+
+    options.beforeBatch();
+    const restore = [
+      ...tables.map((t) => `ALTER TABLE ${qualified(schema, t.name)} ENABLE TRIGGER USER`),
+      ...foreignKeys.map((k) => `ALTER TABLE ${qualified(schema, k.tbl)} ADD CONSTRAINT ${quoteIdent(k.name)} ${k.def}`),
+    ];
+    if (restore.length) await target.query(restore.join('; '));
+
+    const tallies: TableTally[] = [];
+    for (const table of tables) {
+      options.beforeBatch();
+      const [from, to] = [await tally(source, schema, table.name), await tally(target, schema, table.name)];
+      if (from.rows !== to.rows || from.checksum !== to.checksum) {
+        throw new Error(`verification failed for table ${table.name}: ${from.rows} rows on the source, ${to.rows} on the target${from.rows === to.rows ? ', checksums differ' : ''}`);
+      }
+      tallies.push(from);
+    }
+    for (const seq of sequences) {
+      const read = async (r: QueryRunner) => ((await r.query(`SELECT last_value::text AS v, is_called FROM ${qualified(schema, seq.name)}`)) as { v: string; is_called: boolean }[])[0];
+      const [from, to] = [await read(source), await read(target)];
+      if (from.v !== to.v || from.is_called !== to.is_called) throw new Error(`verification failed for sequence ${seq.name}: ${from.v} on the source, ${to.v} on the target`);
+    }
+    await target.query('COMMIT');
+    await source.query('COMMIT');
+    return { tables: tallies, sequences: sequences.length, rows: copied };
+  } catch (error) {
+    await target.query('ROLLBACK').catch(() => undefined);
+    await source.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A table's row count and checksum: md5 over its rows' md5s in byte order, so row order and collation do not matter. */
+async function tally(runner: QueryRunner, schema: string, table: string): Promise<TableTally> {
+  const [row]: { rows: string; checksum: string }[] = await runner.query(
+    `SELECT count(*) AS rows, md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), '')) AS checksum FROM (SELECT md5(t::text) AS h FROM ${qualified(schema, table)} t) x`,
+  );
+  return { table, rows: Number(row.rows), checksum: row.checksum };
+}
+
+/** Exact row counts of every table of `schema` (the copy's total, for the progress bar). */
+export async function rowCounts(runner: QueryRunner, schema: string): Promise<number> {
+  const tables = (await tablesOf(runner, schema)).filter((t) => t.name !== MIGRATIONS_TABLE);
+  if (tables.length === 0) return 0;
+  const [row]: { n: string }[] = await runner.query(`SELECT (${tables.map((t) => `(SELECT count(*) FROM ${qualified(schema, t.name)})`).join(' + ')}) AS n`);
+  return Number(row.n);
+}
+
+export function qualified(schema: string, name: string): string {
+  return `${quoteIdent(schema)}.${quoteIdent(name)}`;
+}
