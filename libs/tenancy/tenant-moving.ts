@@ -82,9 +82,7 @@ export class MoveWatch {
     const known = this.looks.get(tenantId);
     if (known && now - known.at < PLACEMENT_LOOK_MS) return known.placement;
     if (this.looks.size > 1000) this.looks.clear();
-    const placement = this.control
-      .query(`SELECT db_server, moving_to FROM ${CONTROL_SCHEMA}.tenants WHERE id = $1`, [tenantId])
-      .then((rows: Placement[]) => rows[0]);
+    const placement = this.control.query(`SELECT db_server, moving_to FROM ${CONTROL_SCHEMA}.tenants WHERE id = $1`, [tenantId]).then((rows: Placement[]) => rows[0]);
     placement.catch(() => this.looks.delete(tenantId));
     this.looks.set(tenantId, { at: now, placement });
     return placement;

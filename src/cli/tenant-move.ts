@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { DataSource, DataSourceOptions, QueryRunner } from 'typeorm';
-import { quoteIdent, serverKeyOf, TenantServers } from '../../libs/tenancy';
+import { serverKeyOf, TenantServers } from '../../libs/tenancy';
 import { redactSecrets } from '../../libs/secrets';
 import { JsonLogger } from '../common/logging/json-logger';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
@@ -11,51 +11,22 @@ import {
   copySchema,
   CopyOutcome,
   dropSchema,
+  dropSql,
   freezeWrites,
   isCurrent,
   MovingTenant,
   prepareTarget,
   releaseMoveLock,
-  restoreRights,
   rowCounts,
   sameCluster,
   schemaExists,
   sizesOf,
   tenantRow,
   tryMoveLock,
+  undoMove,
 } from '../modules/tenants/tenant-move';
+import { Options, parseArgs, usageError } from './tenant-move-args';
 import { Progress } from './progress';
-
-const USAGE = `usage: npm run tenant:move -- --tenant <id> --to <postgres-url> [--dry-run] [--keep-old] [--grace SECONDS] [--batch N]
-
-Moves one hosted tenant's schema (tables, rows, sequences, its role and grants) to another server
-of SERVICE_TENANT_DB_URLS while the tenant is in use. Its reads go on during the copy; its writes
-are refused (503 with Retry-After) from the freeze to the switch, seconds for most tenants; other
-tenants never pause. The copy is verified (row counts and checksums of every table) before the
-control plane switches the tenant to the new server; its old schema and role are dropped once
-instances have forgotten where it was (SERVICE_TOKEN_CACHE_SECONDS plus 2 s, or --grace).
-Progress goes to stderr, one JSON summary to stdout. Ctrl-C or SIGTERM before the switch undoes
-the move: the tenant stays where it was, writable.
-
-  --tenant ID      the tenant (workspace) id
-  --to URL         the server to move it to: one of SERVICE_TENANT_DB_URLS (matched by host, port
-                   and database; the connection is made with the configured URL)
-  --dry-run        check and say what would happen (sizes, rows, target reachable); change nothing
-  --keep-old       leave the old schema and role in place (closed to the tenant), and print the SQL
-                   that drops them
-  --grace S        seconds between the switch and dropping the old schema (default:
-                   SERVICE_TOKEN_CACHE_SECONDS + 2)
-  --batch N        rows per copy batch (100-50000, default 5000)
-
-A run holds a lock on the control plane for the tenant; a tenant whose moving_to is set while no
-run holds that lock was left by a run that died (killed, its machine lost): the next run undoes
-that attempt first (grants restored, the target's copy dropped), then moves the tenant.
-
-Exit status: 0 moved (dry run: nothing in the way); 1 the move failed and was undone (the tenant
-is where it was, writable); 2 bad arguments, or a tenant or target a move refuses; 3 the move
-failed and undoing it failed too (run the command again: it finishes the undoing); 4 moved, but
-dropping the old schema failed (SQL to drop it on stderr); 75 another run is moving this tenant;
-78 bad configuration; 130 interrupted before the switch, and undone.`;
 
 const EXIT_UNDO_FAILED = 3;
 const EXIT_OLD_KEPT = 4;
@@ -65,57 +36,6 @@ const EXIT_INTERRUPTED = 130;
 const GRACE_MARGIN_S = 2;
 /** How long the freeze waits for the tenant's running writes, per attempt. */
 const FREEZE_LOCK_WAIT_MS = 5000;
-
-interface Options {
-  tenant: string;
-  to: string;
-  dryRun: boolean;
-  keepOld: boolean;
-  graceSeconds?: number;
-  batch: number;
-}
-
-function usageError(message: string): never {
-  process.stderr.write(`${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function parseArgs(argv: string[]): Options {
-  const options: Partial<Options> & { dryRun: boolean; keepOld: boolean; batch: number } = { dryRun: false, keepOld: false, batch: 5000 };
-  const integer = (name: string, raw: string | undefined, min: number, max: number) => {
-    const n = Number(raw);
-    if (raw === undefined || !Number.isInteger(n) || n < min || n > max) usageError(`${name} takes a whole number from ${min} to ${max}`);
-    return n;
-  };
-  const text = (name: string, raw: string | undefined) => {
-    if (raw === undefined || raw === '' || raw.startsWith('--')) usageError(`${name} needs a value`);
-    return raw;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (flag === '--dry-run') options.dryRun = true;
-    else if (flag === '--keep-old') options.keepOld = true;
-    else if (flag === '--tenant') options.tenant = text('--tenant', inline ?? argv[++i]);
-    else if (flag === '--to') options.to = text('--to', inline ?? argv[++i]);
-    else if (flag === '--grace') options.graceSeconds = integer('--grace', inline ?? argv[++i], 0, 86_400);
-    else if (flag === '--batch') options.batch = integer('--batch', inline ?? argv[++i], 100, 50_000);
-    else if (flag === '--help' || flag === '-h') {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    } else usageError(`unknown argument: ${arg}`);
-  }
-  if (!options.tenant) usageError('--tenant is required');
-  if (!options.to) usageError('--to is required');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(options.tenant)) usageError(`--tenant must be a tenant id (a UUID), not ${JSON.stringify(options.tenant.slice(0, 60))}`);
-  try {
-    const url = new URL(options.to);
-    if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('protocol');
-  } catch {
-    usageError('--to must be a postgres:// URL, one of SERVICE_TENANT_DB_URLS');
-  }
-  return options as Options;
-}
 
 function say(line: string) {
   process.stderr.write(`${line}\n`);
@@ -137,11 +57,6 @@ function errorText(error: unknown): string {
 function bytesText(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} kB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** The SQL that drops what a move left on `server` (run there as a user that may). */
-function dropSql(schema: string, role: string | null): string {
-  return `DROP SCHEMA ${quoteIdent(schema)} CASCADE;${role ? ` DROP OWNED BY ${quoteIdent(role)}; DROP ROLE ${quoteIdent(role)};` : ''}`;
 }
 
 class Mover {
@@ -257,42 +172,15 @@ class Mover {
     const head = { tenant_id: tenant.id, from, to: toKey, dry_run: false };
     const marked: unknown[] = await control.query('UPDATE control.tenants SET moving_to = $2 WHERE id = $1 AND moving_to IS NULL RETURNING id', [tenant.id, toKey]);
     if (marked.length === 0) throw new Error('the tenant was marked moving by another run meanwhile');
-    let createdRole = false;
-    let frozenAt: number | undefined;
-    let copy: CopyOutcome | undefined;
-    let switchedAt: number | undefined;
+    const made = { role: false };
+    let moved: { copy: CopyOutcome; pauseMs: number };
     try {
-      say(`tenant ${tenant.id}: preparing schema ${schema} on ${toKey}`);
-      createdRole = await prepareTarget(target, schema, role);
-      this.check();
-      say(`tenant ${tenant.id}: freezing writes on ${from}`);
-      await freezeWrites(source, schema, role, FREEZE_LOCK_WAIT_MS);
-      frozenAt = Date.now();
-      this.check();
-      const total = await rowCounts(source, schema);
-      say(`tenant ${tenant.id}: copying ${total} rows`);
-      const progress = new Progress(total, 'rows');
-      copy = await copySchema(source, target, schema, role, {
-        batch: this.options.batch,
-        beforeBatch: () => this.check(),
-        onRows: (n) => progress.tick(n),
-      });
-      progress.finish();
-      say(`tenant ${tenant.id}: ${copy.rows} rows in ${copy.tables.length} tables and ${copy.sequences} sequences copied and verified`);
-      this.check();
-      await closeSource(source, schema, role);
-      const switched: unknown[] = await control.query(
-        'UPDATE control.tenants SET db_server = $2, moving_to = NULL, updated_at = now() WHERE id = $1 AND moving_to = $3 RETURNING id',
-        [tenant.id, this.servers.placementOf(toKey), toKey],
-      );
-      if (switched.length === 0) throw new Error('the control plane no longer marks the tenant as moving here: not switched');
-      this.switched = true;
-      switchedAt = Date.now();
+      moved = await this.copyAndSwitch(control, source, target, tenant, from, toKey, made);
     } catch (error) {
       const interrupted = error instanceof Interrupted;
       say(`tenant ${tenant.id}: ${interrupted ? error.message : `move failed: ${errorText(error)}`}; undoing it`);
       try {
-        await this.undo(control, source, tenant, toKey, createdRole);
+        await this.undo(control, source, tenant, toKey, made.role);
       } catch (undoError) {
         say(`tenant ${tenant.id}: undoing failed: ${errorText(undoError)}; run the command again to finish undoing it`);
         return { code: EXIT_UNDO_FAILED, summary: { ...head, moved: false, undone: false, error: errorText(error), undo_error: errorText(undoError) } };
@@ -300,30 +188,10 @@ class Mover {
       say(`tenant ${tenant.id}: undone; it is on ${from}, writable`);
       return { code: interrupted ? EXIT_INTERRUPTED : 1, summary: { ...head, moved: false, undone: true, error: interrupted ? error.message : errorText(error) } };
     }
-    const pauseMs = switchedAt - (frozenAt as number);
+    const { copy, pauseMs } = moved;
     say(`tenant ${tenant.id}: switched to ${toKey}; its writes were refused for ${(pauseMs / 1000).toFixed(2)} s`);
-
-    const shared = await sameCluster(source, target, role).catch(() => true);
-    const dropRole = shared ? null : role;
-    let oldSchema: 'dropped' | 'kept' = 'kept';
-    let code = 0;
-    if (!this.options.keepOld) {
-      const grace = this.graceSeconds();
-      say(`tenant ${tenant.id}: dropping the old schema on ${from} in ${grace} s (instances forget its old place by then)`);
-      const until = Date.now() + grace * 1000;
-      while (Date.now() < until && !this.signal) await new Promise((resolve) => setTimeout(resolve, Math.min(200, until - Date.now())));
-      if (!this.signal) {
-        try {
-          await dropSchema(source, schema, dropRole);
-          oldSchema = 'dropped';
-          say(`tenant ${tenant.id}: old schema ${schema} dropped on ${from}`);
-        } catch (error) {
-          say(`tenant ${tenant.id}: dropping the old schema failed: ${errorText(error)}`);
-          code = EXIT_OLD_KEPT;
-        }
-      }
-    }
-    if (oldSchema === 'kept') say(`tenant ${tenant.id}: old schema kept on ${from} (closed to the tenant); to drop it, run there: ${dropSql(schema, dropRole)}`);
+    const dropRole = (await sameCluster(source, target, role).catch(() => true)) ? null : role;
+    const { code, oldSchema } = await this.dropOld(source, tenant.id, from, schema, dropRole);
     return {
       code,
       summary: {
@@ -335,6 +203,8 @@ class Mover {
         per_table: copy.tables.filter((t) => t.rows > 0).map((t) => ({ table: t.table, rows: t.rows })),
         verified: true,
         pause_ms: pauseMs,
+        copy_ms: copy.copyMs,
+        verify_ms: copy.verifyMs,
         old_schema: oldSchema,
         ...(oldSchema === 'kept' ? { drop_old_sql: dropSql(schema, dropRole) } : {}),
         seconds: Number(((Date.now() - started) / 1000).toFixed(3)),
@@ -342,30 +212,64 @@ class Mover {
     };
   }
 
-  /**
-   * Undoes a move to `toKey` that did not switch: the tenant's rights on its schema back (first:
-   * it is writable again from here on), the target's copy dropped (its role too when this run made
-   * it, or, for a run that is gone, when the target's cluster is not the source's), `moving_to`
-   * cleared. A target that cannot be reached keeps its copy: the error says so, and a later move
-   * there refuses until it is dropped.
-   */
-  private async undo(control: QueryRunner, source: QueryRunner, tenant: MovingTenant, toKey: string, createdRole: boolean | undefined) {
-    const role = tenant.role_name as string;
-    await restoreRights(source, tenant.schema_name, role);
-    let leftover: unknown;
-    if (this.servers.find(toKey) && toKey !== this.placedOn(tenant)) {
-      try {
-        const target = await this.runnerOn(toKey);
-        const dropRole = createdRole ?? !(await sameCluster(source, target, role));
-        if ((await schemaExists(target, tenant.schema_name)) || (createdRole && dropRole)) await dropSchema(target, tenant.schema_name, dropRole ? role : null);
-      } catch (error) {
-        leftover = error;
+  /** Target prepared, writes frozen, rows copied and verified, source closed, control plane switched; `made.role` says whether the target's role is this run's. */
+  private async copyAndSwitch(control: QueryRunner, source: QueryRunner, target: QueryRunner, tenant: MovingTenant, from: string, toKey: string, made: { role: boolean }) {
+    const [schema, role] = [tenant.schema_name, tenant.role_name as string];
+    say(`tenant ${tenant.id}: preparing schema ${schema} on ${toKey}`);
+    made.role = await prepareTarget(target, schema, role);
+    this.check();
+    say(`tenant ${tenant.id}: freezing writes on ${from}`);
+    await freezeWrites(source, schema, role, FREEZE_LOCK_WAIT_MS);
+    const frozenAt = Date.now();
+    this.check();
+    const total = await rowCounts(source, schema);
+    say(`tenant ${tenant.id}: copying ${total} rows`);
+    const progress = new Progress(total, 'rows');
+    const copy = await copySchema(source, target, schema, role, { batch: this.options.batch, beforeBatch: () => this.check(), onRows: (n) => progress.tick(n) });
+    progress.finish();
+    say(`tenant ${tenant.id}: ${copy.rows} rows in ${copy.tables.length} tables and ${copy.sequences} sequences copied and verified`);
+    this.check();
+    await closeSource(source, schema, role);
+    const switched: unknown[] = await control.query(
+      'UPDATE control.tenants SET db_server = $2, moving_to = NULL, updated_at = now() WHERE id = $1 AND moving_to = $3 RETURNING id',
+      [tenant.id, this.servers.placementOf(toKey), toKey],
+    );
+    if (switched.length === 0) throw new Error('the control plane no longer marks the tenant as moving here: not switched');
+    this.switched = true;
+    return { copy, pauseMs: Date.now() - frozenAt };
+  }
+
+  /** After the grace wait (cut short by a signal, which keeps the schema), drops the old schema (and role, unless the cluster shares it). */
+  private async dropOld(source: QueryRunner, tenantId: string, from: string, schema: string, dropRole: string | null) {
+    let oldSchema: 'dropped' | 'kept' = 'kept';
+    let code = 0;
+    if (!this.options.keepOld) {
+      const grace = this.graceSeconds();
+      say(`tenant ${tenantId}: dropping the old schema on ${from} in ${grace} s (instances forget its old place by then)`);
+      const until = Date.now() + grace * 1000;
+      while (Date.now() < until && !this.signal) await new Promise((resolve) => setTimeout(resolve, Math.min(200, until - Date.now())));
+      if (!this.signal) {
+        try {
+          await dropSchema(source, schema, dropRole);
+          oldSchema = 'dropped';
+          say(`tenant ${tenantId}: old schema ${schema} dropped on ${from}`);
+        } catch (error) {
+          say(`tenant ${tenantId}: dropping the old schema failed: ${errorText(error)}`);
+          code = EXIT_OLD_KEPT;
+        }
       }
     }
-    await control.query('UPDATE control.tenants SET moving_to = NULL WHERE id = $1 AND moving_to = $2', [tenant.id, toKey]);
+    if (oldSchema === 'kept') say(`tenant ${tenantId}: old schema kept on ${from} (closed to the tenant); to drop it, run there: ${dropSql(schema, dropRole)}`);
+    return { code, oldSchema };
+  }
+
+  /** Undoes a move to `toKey` that did not switch (`undoMove`); a copy left on the target is an error naming it. */
+  private async undo(control: QueryRunner, source: QueryRunner, tenant: MovingTenant, toKey: string, createdRole: boolean | undefined) {
+    const reachable = this.servers.find(toKey) && toKey !== this.placedOn(tenant);
+    const leftover = await undoMove(control, source, reachable ? () => this.runnerOn(toKey) : undefined, tenant, toKey, createdRole);
     if (leftover) {
       throw new Error(
-        `the tenant is on its server again, writable, but its copy on ${toKey} could not be dropped (${errorText(leftover)}); drop it there: ${dropSql(tenant.schema_name, createdRole ? role : null)}`,
+        `the tenant is on its server again, writable, but its copy on ${toKey} could not be dropped (${errorText(leftover)}); drop it there: ${dropSql(tenant.schema_name, createdRole ? tenant.role_name : null)}`,
       );
     }
   }
