@@ -150,7 +150,8 @@ export async function prepareTarget(target: QueryRunner, schema: string, role: s
  * Freezes the tenant's writes on the source, for every instance at once: in one transaction,
  * every table locked in SHARE mode (which waits for the writers already running, and holds new
  * ones back for as long as the transaction lasts), then INSERT, UPDATE, DELETE and TRUNCATE
- * revoked from the tenant's role, which owns the tables. Postgres checks privileges at each
+ * revoked from the tenant's role, which owns the tables (and its sequences' nextval, so their
+ * values hold still until they are copied and compared). Postgres checks privileges at each
  * execution, prepared statements included, so once this commits no write of the tenant can
  * succeed, and every write that succeeded before is committed. A lock not had within `lockWaitMs`
  * (a long transaction of the tenant) is tried again a few times, then the move gives up.
@@ -162,7 +163,9 @@ export async function freezeWrites(source: QueryRunner, schema: string, role: st
     try {
       await source.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(lockWaitMs))}`);
       if (tables.length) await source.query(`LOCK TABLE ${tables.join(', ')} IN SHARE MODE`);
-      await source.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${quoteIdent(schema)} FROM ${quoteIdent(role)}`);
+      await source.query(
+        `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${quoteIdent(schema)} FROM ${quoteIdent(role)}; REVOKE USAGE, UPDATE ON ALL SEQUENCES IN SCHEMA ${quoteIdent(schema)} FROM ${quoteIdent(role)}`,
+      );
       await source.query('COMMIT');
       return;
     } catch (error) {
