@@ -6,25 +6,23 @@ import { redactSecrets } from '../../libs/secrets';
 import { JsonLogger } from '../common/logging/json-logger';
 import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
 import { postgresOptions } from '../database/data-source-options';
+import { lockLabel } from '../database/migration-lock';
 import {
   closeSource,
-  copySchema,
-  CopyOutcome,
   dropSchema,
   dropSql,
   freezeWrites,
+  holdMoveLock,
   isCurrent,
   MovingTenant,
   prepareTarget,
-  releaseMoveLock,
-  rowCounts,
   sameCluster,
   schemaExists,
   sizesOf,
   tenantRow,
-  tryMoveLock,
   undoMove,
 } from '../modules/tenants/tenant-move';
+import { copySchema, CopyOutcome, rowCounts } from '../modules/tenants/tenant-copy';
 import { Options, parseArgs, usageError } from './tenant-move-args';
 import { Progress } from './progress';
 
@@ -112,7 +110,8 @@ class Mover {
     const role = tenant.role_name;
     const schema = tenant.schema_name;
 
-    if (!(await tryMoveLock(control, tenant.id))) {
+    const lock = await holdMoveLock(this.control, tenant.id, lockLabel('baton tenant:move'));
+    if (!lock) {
       const error = `another run is moving tenant ${tenant.id} (to ${tenant.moving_to ?? 'a server'}); it holds the tenant's move lock`;
       say(error);
       return { code: EXIT_BUSY, summary: { ...head, moved: false, error } };
@@ -141,7 +140,7 @@ class Mover {
       if (options.dryRun) return { code: 0, summary: { ...head, ...(await this.dryRun(source, tenant, from, toKey)) } };
       return await this.move(control, source, target, tenant, from, toKey, schema, role);
     } finally {
-      await releaseMoveLock(control, tenant.id).catch(() => undefined);
+      await lock.release();
     }
   }
 
@@ -299,7 +298,7 @@ async function main() {
   const listed = config.tenantDbUrls.map(serverKeyOf);
   if (!listed.includes(toKey)) usageError(`--to ${toKey} is not one of SERVICE_TENANT_DB_URLS (${listed.join(', ') || 'none listed'}): instances would not find the tenant there`);
   Logger.overrideLogger(new JsonLogger('warn', (line) => process.stderr.write(line + '\n')));
-  const shared = postgresOptions(config.dbUrl, 3, true) as DataSourceOptions & { extra: object };
+  const shared = postgresOptions(config.dbUrl, 6, true) as DataSourceOptions & { extra: object };
   const control = await new DataSource({ ...shared, extra: { ...shared.extra, application_name: 'baton-tenant-move' } }).initialize();
   const servers = new TenantServers(control, config.dbUrl, config.tenantDbUrls, (url) => {
     const pool = postgresOptions(url, 3, false) as DataSourceOptions & { extra: object };
