@@ -22,7 +22,8 @@ import {
   tenantRow,
   undoMove,
 } from '../modules/tenants/tenant-move';
-import { copySchema, CopyOutcome, rowCounts } from '../modules/tenants/tenant-copy';
+import { primaryKeys, noteChanges } from '../modules/tenants/tenant-changes';
+import { BulkCopy, bulkCopy, CatchUp, catchUp, copiedTables, rowCounts } from '../modules/tenants/tenant-copy';
 import { Options, parseArgs, usageError } from './tenant-move-args';
 import { Progress } from './progress';
 
@@ -172,7 +173,7 @@ class Mover {
     const marked: unknown[] = await control.query('UPDATE control.tenants SET moving_to = $2 WHERE id = $1 AND moving_to IS NULL RETURNING id', [tenant.id, toKey]);
     if (marked.length === 0) throw new Error('the tenant was marked moving by another run meanwhile');
     const made = { role: false };
-    let moved: { copy: CopyOutcome; pauseMs: number };
+    let moved: { bulk: BulkCopy; caught: CatchUp; pauseMs: number };
     try {
       moved = await this.copyAndSwitch(control, source, target, tenant, from, toKey, made);
     } catch (error) {
@@ -187,7 +188,7 @@ class Mover {
       say(`tenant ${tenant.id}: undone; it is on ${from}, writable`);
       return { code: interrupted ? EXIT_INTERRUPTED : 1, summary: { ...head, moved: false, undone: true, error: interrupted ? error.message : errorText(error) } };
     }
-    const { copy, pauseMs } = moved;
+    const { bulk, caught, pauseMs } = moved;
     say(`tenant ${tenant.id}: switched to ${toKey}; its writes were refused for ${(pauseMs / 1000).toFixed(2)} s`);
     const dropRole = (await sameCluster(source, target, role).catch(() => true)) ? null : role;
     const { code, oldSchema } = await this.dropOld(source, tenant.id, from, schema, dropRole);
@@ -196,14 +197,16 @@ class Mover {
       summary: {
         ...head,
         moved: true,
-        tables: copy.tables.length,
-        sequences: copy.sequences,
-        rows: copy.rows,
-        per_table: copy.tables.filter((t) => t.rows > 0).map((t) => ({ table: t.table, rows: t.rows })),
+        tables: bulk.tables.length,
+        sequences: caught.sequences,
+        rows: bulk.rows,
+        rows_changed_during_copy: caught.rows,
+        per_table: caught.tallies.filter((t) => t.rows > 0).map((t) => ({ table: t.table, rows: t.rows })),
         verified: true,
         pause_ms: pauseMs,
-        copy_ms: copy.copyMs,
-        verify_ms: copy.verifyMs,
+        copy_ms: bulk.copyMs,
+        verify_ms: bulk.verifyMs,
+        catch_up_ms: caught.ms,
         old_schema: oldSchema,
         ...(oldSchema === 'kept' ? { drop_old_sql: dropSql(schema, dropRole) } : {}),
         seconds: Number(((Date.now() - started) / 1000).toFixed(3)),
@@ -214,19 +217,25 @@ class Mover {
   /** Target prepared, writes frozen, rows copied and verified, source closed, control plane switched; `made.role` says whether the target's role is this run's. */
   private async copyAndSwitch(control: QueryRunner, source: QueryRunner, target: QueryRunner, tenant: MovingTenant, from: string, toKey: string, made: { role: boolean }) {
     const [schema, role] = [tenant.schema_name, tenant.role_name as string];
+    const options = (progress?: Progress) => ({ batch: this.options.batch, beforeBatch: () => this.check(), onRows: (n: number) => progress?.tick(n) });
     say(`tenant ${tenant.id}: preparing schema ${schema} on ${toKey}`);
     made.role = await prepareTarget(target, schema, role);
+    this.check();
+    await noteChanges(source, schema, role, await copiedTables(source, schema), await primaryKeys(source, schema), FREEZE_LOCK_WAIT_MS);
+    this.check();
+    const total = await rowCounts(source, schema);
+    say(`tenant ${tenant.id}: copying ${total} rows (writes go on)`);
+    const progress = new Progress(total, 'rows');
+    const bulk = await bulkCopy(source, target, schema, role, options(progress));
+    progress.finish();
+    say(`tenant ${tenant.id}: ${bulk.rows} rows in ${bulk.tables.length} tables copied and verified`);
     this.check();
     say(`tenant ${tenant.id}: freezing writes on ${from}`);
     await freezeWrites(source, schema, role, FREEZE_LOCK_WAIT_MS);
     const frozenAt = Date.now();
     this.check();
-    const total = await rowCounts(source, schema);
-    say(`tenant ${tenant.id}: copying ${total} rows`);
-    const progress = new Progress(total, 'rows');
-    const copy = await copySchema(source, target, schema, role, { batch: this.options.batch, beforeBatch: () => this.check(), onRows: (n) => progress.tick(n) });
-    progress.finish();
-    say(`tenant ${tenant.id}: ${copy.rows} rows in ${copy.tables.length} tables and ${copy.sequences} sequences copied and verified`);
+    const caught = await catchUp(source, target, schema, role, bulk, options());
+    say(`tenant ${tenant.id}: ${caught.rows} rows changed meanwhile copied again and verified, ${caught.sequences} sequences set, every table's count the same`);
     this.check();
     await closeSource(source, schema, role);
     const switched: unknown[] = await control.query(
@@ -235,7 +244,7 @@ class Mover {
     );
     if (switched.length === 0) throw new Error('the control plane no longer marks the tenant as moving here: not switched');
     this.switched = true;
-    return { copy, pauseMs: Date.now() - frozenAt };
+    return { bulk, caught, pauseMs: Date.now() - frozenAt };
   }
 
   /** After the grace wait (cut short by a signal, which keeps the schema), drops the old schema (and role, unless the cluster shares it). */

@@ -1,5 +1,6 @@
 import { QueryRunner } from 'typeorm';
 import { quoteIdent } from '../../../libs/tenancy';
+import { changedTables, changesOf, CHANGES_TABLE, primaryKeys } from './tenant-changes';
 
 /**
  * The copy of `npm run tenant:move` (src/cli/tenant-move.ts, src/modules/tenants/tenant-move.ts):
@@ -43,21 +44,33 @@ export async function tablesOf(runner: QueryRunner, schema: string): Promise<Tab
        FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> $2
       GROUP BY c.relname
       ORDER BY c.relname`,
-    [schema],
+    [schema, CHANGES_TABLE],
   );
   return rows.map((r) => ({ name: r.name, columns: r.columns, insertable: r.insertable }));
 }
 
-export interface CopyOutcome {
-  tables: TableTally[];
-  sequences: number;
+/** What the bulk copy did, and what the catch-up after the freeze needs of it. */
+export interface BulkCopy {
+  tables: TableShape[];
+  /** The target's foreign keys, dropped for the copy and added back by the catch-up. */
+  foreignKeys: ForeignKey[];
   rows: number;
-  /** Milliseconds spent copying (rows, sequences, keys and triggers back) and verifying. */
+  /** Milliseconds spent copying and verifying. */
   copyMs: number;
   verifyMs: number;
+}
+
+/** What the catch-up after the freeze did. */
+export interface CatchUp {
+  tallies: TableTally[];
+  sequences: number;
+  /** Rows copied again (changed while the bulk copy ran), and tables copied again whole. */
+  rows: number;
+  wholeTables: number;
+  ms: number;
 }
 
 interface CopyOptions {
@@ -69,44 +82,102 @@ interface CopyOptions {
 
 type ForeignKey = { tbl: string; name: string; def: string };
 
-/**
- * Copies every row of the frozen source schema to the empty target schema and verifies them:
- * the source read in one REPEATABLE READ snapshot taken after the freeze; the target written in
- * one transaction as the tenant's role, its own triggers off (the rows come with their history)
- * and its foreign keys dropped and added back once every table is full (which checks them all).
- * Rows travel as JSON, `batch` at a time, each table's in one stream (a cursor). Then every
- * sequence takes its source value, and each table's row count and checksum (md5 over the sorted
- * md5s of its rows' text) must match on both sides, or nothing is committed on the target.
- */
-export async function copySchema(source: QueryRunner, target: QueryRunner, schema: string, role: string, options: CopyOptions): Promise<CopyOutcome> {
+/** The source in one REPEATABLE READ snapshot, the target in one transaction as the tenant's role; both rolled back if `work` fails. */
+async function inCopyTransactions<T>(source: QueryRunner, target: QueryRunner, schema: string, role: string, work: () => Promise<T>): Promise<T> {
   const s = quoteIdent(schema);
   await source.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   await target.query('BEGIN');
   try {
     await source.query(`${SAME_TEXT}; SET LOCAL search_path TO ${s}`);
     await target.query(`${SAME_TEXT}; SET LOCAL search_path TO ${s}; SET LOCAL ROLE ${quoteIdent(role)}`);
-    const tables = await sameShape(source, target, schema);
-    const foreignKeys = await openForCopy(target, schema, tables);
-    const copyStarted = Date.now();
-    let rows = 0;
-    for (const table of tables) rows += await copyTable(source, target, qualified(schema, table.name), table.insertable.join(', '), options);
-    const sequences = await copySequences(source, target, schema);
-    options.beforeBatch();
-    const restore = [
-      ...tables.map((t) => `ALTER TABLE ${qualified(schema, t.name)} ENABLE TRIGGER USER`),
-      ...foreignKeys.map((k) => `ALTER TABLE ${qualified(schema, k.tbl)} ADD CONSTRAINT ${quoteIdent(k.name)} ${k.def}`),
-    ];
-    if (restore.length) await target.query(restore.join('; '));
-    const verifyStarted = Date.now();
-    const tallies = await verify(source, target, schema, tables, sequences, options);
+    const result = await work();
     await target.query('COMMIT');
     await source.query('COMMIT');
-    return { tables: tallies, sequences: sequences.length, rows, copyMs: verifyStarted - copyStarted, verifyMs: Date.now() - verifyStarted };
+    return result;
   } catch (error) {
     await target.query('ROLLBACK').catch(() => undefined);
     await source.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * Copies every row of the source schema, as one REPEATABLE READ snapshot shows it, to the empty
+ * target schema while the tenant goes on writing (its changes noted, tenant-changes.ts), and
+ * verifies the copy against that snapshot: each table's row count and checksum (md5 over the
+ * byte-sorted md5s of its rows' text) the same on both sides, or nothing is committed on the
+ * target. The target is written as the tenant's role with its own triggers off (the rows come with
+ * their history) and its foreign keys dropped (they come back with the catch-up, which checks
+ * them). Rows travel as JSON, `batch` at a time through a cursor, the next batch read while one is
+ * written.
+ */
+export async function bulkCopy(source: QueryRunner, target: QueryRunner, schema: string, role: string, options: CopyOptions): Promise<BulkCopy> {
+  return inCopyTransactions(source, target, schema, role, async () => {
+    const tables = await sameShape(source, target, schema);
+    const foreignKeys = await openForCopy(target, schema, tables);
+    const copyStarted = Date.now();
+    let rows = 0;
+    for (const table of tables) rows += await copyRows(source, target, qualified(schema, table.name), table.insertable.join(', '), '', [], options);
+    const verifyStarted = Date.now();
+    for (const table of tables) {
+      options.beforeBatch();
+      await sameTally(source, target, schema, table.name);
+    }
+    return { tables, foreignKeys, rows, copyMs: verifyStarted - copyStarted, verifyMs: Date.now() - verifyStarted };
+  });
+}
+
+/**
+ * Once the tenant's writes are frozen: copies again what changed since the bulk copy's snapshot
+ * (each noted key's row deleted on the target and copied from the source if it still exists; a
+ * table truncated or without a primary key copied again whole), sets every sequence to its
+ * source value, turns the target's triggers back on and adds its foreign keys back (which checks
+ * every row against them). Verified before anything is committed: every table's row count the
+ * same on both sides, the rows copied again the same (checksums over their keys), each table
+ * copied whole the same (count and checksum), every sequence's value the same.
+ */
+export async function catchUp(source: QueryRunner, target: QueryRunner, schema: string, role: string, bulk: BulkCopy, options: CopyOptions): Promise<CatchUp> {
+  const started = Date.now();
+  return inCopyTransactions(source, target, schema, role, async () => {
+    const keys = await primaryKeys(source, schema);
+    let rows = 0;
+    let wholeTables = 0;
+    for (const table of await changedTables(source, schema)) {
+      const shape = bulk.tables.find((t) => t.name === table);
+      if (!shape) continue;
+      const name = qualified(schema, table);
+      const columns = shape.insertable.join(', ');
+      const changed = await changesOf(source, schema, table);
+      const pk = keys.get(table) ?? [];
+      if (changed.whole || pk.length === 0) {
+        options.beforeBatch();
+        await target.query(`DELETE FROM ${name}`);
+        rows += await copyRows(source, target, name, columns, '', [], options);
+        await sameTally(source, target, schema, table);
+        wholeTables += 1;
+        continue;
+      }
+      const on = pk.map((c) => `t.${quoteIdent(c)} = k.${quoteIdent(c)}`).join(' AND ');
+      for (let i = 0; i < changed.keys.length; i += options.batch) {
+        options.beforeBatch();
+        const batch = JSON.stringify(changed.keys.slice(i, i + options.batch));
+        const join = `JOIN jsonb_populate_recordset(NULL::${name}, $1::jsonb) k ON ${on}`;
+        await target.query(`DELETE FROM ${name} t USING jsonb_populate_recordset(NULL::${name}, $1::jsonb) k WHERE ${on}`, [batch]);
+        rows += await copyRows(source, target, name, columns, join, [batch], options);
+        await sameTally(source, target, schema, table, join, [batch]);
+      }
+    }
+    const sequences = await copySequences(source, target, schema);
+    options.beforeBatch();
+    const restore = [
+      ...bulk.tables.map((t) => `ALTER TABLE ${qualified(schema, t.name)} ENABLE TRIGGER USER`),
+      ...bulk.foreignKeys.map((k) => `ALTER TABLE ${qualified(schema, k.tbl)} ADD CONSTRAINT ${quoteIdent(k.name)} ${k.def}`),
+    ];
+    if (restore.length) await target.query(restore.join('; '));
+    const tallies = await sameCounts(source, target, schema, bulk.tables);
+    await sameSequences(target, schema, sequences);
+    return { tallies, sequences: sequences.length, rows, wholeTables, ms: Date.now() - started };
+  });
 }
 
 /** The tables to copy, once both schemas are found to have the same tables with the same columns. */
@@ -139,9 +210,12 @@ async function openForCopy(target: QueryRunner, schema: string, tables: TableSha
   return foreignKeys;
 }
 
-/** One table's rows, read through a cursor and written as JSON batches; the next batch is read while one is written. Returns the rows copied. */
-async function copyTable(source: QueryRunner, target: QueryRunner, name: string, columns: string, options: CopyOptions): Promise<number> {
-  await source.query(`DECLARE move_rows NO SCROLL CURSOR FOR SELECT to_json(t)::text AS j FROM ${name} t`);
+/**
+ * Rows of one table (those `join`, with its `params`, selects; all without), read through a cursor
+ * and written as JSON batches, the next batch read while one is written. Returns the rows copied.
+ */
+async function copyRows(source: QueryRunner, target: QueryRunner, name: string, columns: string, join: string, params: unknown[], options: CopyOptions): Promise<number> {
+  await source.query(`DECLARE move_rows NO SCROLL CURSOR FOR SELECT to_json(t)::text AS j FROM ${name} t ${join}`, params);
   const fetch = (): Promise<{ j: string }[]> => {
     const rows: Promise<{ j: string }[]> = source.query(`FETCH ${options.batch} FROM move_rows`);
     rows.catch(() => undefined); // awaited below; an abort in between leaves it unawaited
@@ -164,44 +238,66 @@ async function copyTable(source: QueryRunner, target: QueryRunner, name: string,
   return copied;
 }
 
-/** Every sequence of the schema set on the target to its value on the source; returns their names. */
-async function copySequences(source: QueryRunner, target: QueryRunner, schema: string): Promise<string[]> {
+/** Every sequence of the schema set on the target to its value on the source; returns each with the value set. */
+async function copySequences(source: QueryRunner, target: QueryRunner, schema: string): Promise<SequenceValue[]> {
   const sequences: { name: string }[] = await source.query(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'S' ORDER BY 1`,
     [schema],
   );
+  const values: SequenceValue[] = [];
   for (const seq of sequences) {
-    const [value]: { last_value: string; is_called: boolean }[] = await source.query(`SELECT last_value::text, is_called FROM ${qualified(schema, seq.name)}`);
-    await target.query('SELECT setval($1::regclass, $2::bigint, $3)', [qualified(schema, seq.name), value.last_value, value.is_called]);
+    const [value]: { v: string; is_called: boolean }[] = await source.query(`SELECT last_value::text AS v, is_called FROM ${qualified(schema, seq.name)}`);
+    await target.query('SELECT setval($1::regclass, $2::bigint, $3)', [qualified(schema, seq.name), value.v, value.is_called]);
+    values.push({ name: seq.name, ...value });
   }
-  return sequences.map((seq) => seq.name);
+  return values;
 }
 
-/** Each table's count and checksum, and each sequence's value, the same on both sides; the first difference throws. */
-async function verify(source: QueryRunner, target: QueryRunner, schema: string, tables: TableShape[], sequences: string[], options: CopyOptions): Promise<TableTally[]> {
-  const tallies: TableTally[] = [];
-  for (const table of tables) {
-    options.beforeBatch();
-    const [from, to] = await Promise.all([tally(source, schema, table.name), tally(target, schema, table.name)]);
-    if (from.rows !== to.rows || from.checksum !== to.checksum) {
-      throw new Error(`verification failed for table ${table.name}: ${from.rows} rows on the source, ${to.rows} on the target${from.rows === to.rows ? ', checksums differ' : ''}`);
-    }
-    tallies.push(from);
+type SequenceValue = { name: string; v: string; is_called: boolean };
+
+/** The table's rows (those `join` selects) have the same count and checksum on both sides, or this throws. */
+async function sameTally(source: QueryRunner, target: QueryRunner, schema: string, table: string, join = '', params: unknown[] = []): Promise<TableTally> {
+  const [from, to] = await Promise.all([tally(source, schema, table, join, params), tally(target, schema, table, join, params)]);
+  if (from.rows !== to.rows || from.checksum !== to.checksum) {
+    throw new Error(`verification failed for table ${table}: ${from.rows} rows on the source, ${to.rows} on the target${from.rows === to.rows ? ', checksums differ' : ''}`);
   }
-  for (const seq of sequences) {
-    const read = async (r: QueryRunner) => ((await r.query(`SELECT last_value::text AS v, is_called FROM ${qualified(schema, seq)}`)) as { v: string; is_called: boolean }[])[0];
-    const [from, to] = await Promise.all([read(source), read(target)]);
-    if (from.v !== to.v || from.is_called !== to.is_called) throw new Error(`verification failed for sequence ${seq}: ${from.v} on the source, ${to.v} on the target`);
-  }
-  return tallies;
+  return from;
 }
 
-/** A table's row count and checksum: md5 over its rows' md5s in byte order, so row order and collation do not matter. */
-async function tally(runner: QueryRunner, schema: string, table: string): Promise<TableTally> {
+/** Every table has as many rows on both sides, or this throws. */
+async function sameCounts(source: QueryRunner, target: QueryRunner, schema: string, tables: TableShape[]): Promise<TableTally[]> {
+  if (tables.length === 0) return [];
+  const sql = `SELECT ${tables.map((t, i) => `(SELECT count(*) FROM ${qualified(schema, t.name)}) AS n${i}`).join(', ')}`;
+  const [[from], [to]]: Record<string, string>[][] = await Promise.all([source.query(sql), target.query(sql)]);
+  return tables.map((t, i) => {
+    if (from[`n${i}`] !== to[`n${i}`]) throw new Error(`verification failed for table ${t.name}: ${from[`n${i}`]} rows on the source, ${to[`n${i}`]} on the target`);
+    return { table: t.name, rows: Number(from[`n${i}`]), checksum: '' };
+  });
+}
+
+/**
+ * Every sequence of the target holds the value read on the source, or this throws. (The source's
+ * own may have moved on since, by a nextval whose write the freeze refused: no row holds it.)
+ */
+async function sameSequences(target: QueryRunner, schema: string, sequences: SequenceValue[]): Promise<void> {
+  for (const seq of sequences) {
+    const [to]: { v: string; is_called: boolean }[] = await target.query(`SELECT last_value::text AS v, is_called FROM ${qualified(schema, seq.name)}`);
+    if (to.v !== seq.v || to.is_called !== seq.is_called) throw new Error(`verification failed for sequence ${seq.name}: ${seq.v} on the source, ${to.v} on the target`);
+  }
+}
+
+/** A table's (or its joined rows') count and checksum: md5 over the rows' md5s in byte order, so row order and collation do not matter. */
+async function tally(runner: QueryRunner, schema: string, table: string, join = '', params: unknown[] = []): Promise<TableTally> {
   const [row]: { rows: string; checksum: string }[] = await runner.query(
-    `SELECT count(*) AS rows, md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), '')) AS checksum FROM (SELECT md5(t::text) AS h FROM ${qualified(schema, table)} t) x`,
+    `SELECT count(*) AS rows, md5(coalesce(string_agg(h, '' ORDER BY h COLLATE "C"), '')) AS checksum FROM (SELECT md5(t::text) AS h FROM ${qualified(schema, table)} t ${join}) x`,
+    params,
   );
   return { table, rows: Number(row.rows), checksum: row.checksum };
+}
+
+/** The tables a move copies: all but the migration runner's record (made by the migrations on the target). */
+export async function copiedTables(runner: QueryRunner, schema: string): Promise<string[]> {
+  return (await tablesOf(runner, schema)).filter((t) => t.name !== MIGRATIONS_TABLE).map((t) => t.name);
 }
 
 /** Exact row counts of every table of `schema` (the copy's total, for the progress bar). */

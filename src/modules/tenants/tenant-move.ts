@@ -1,6 +1,7 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, latestMigrationName, quoteIdent, runMigrations } from '../../../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
+import { stopNotingChanges, withLockRetries } from './tenant-changes';
 import { qualified, tablesOf } from './tenant-copy';
 
 /**
@@ -139,22 +140,12 @@ export async function prepareTarget(target: QueryRunner, schema: string, role: s
  */
 export async function freezeWrites(source: QueryRunner, schema: string, role: string, lockWaitMs: number): Promise<void> {
   const tables = (await tablesOf(source, schema)).map((t) => qualified(schema, t.name));
-  for (let attempt = 1; ; attempt++) {
-    await source.query('BEGIN');
-    try {
-      await source.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.trunc(lockWaitMs))}`);
-      if (tables.length) await source.query(`LOCK TABLE ${tables.join(', ')} IN SHARE MODE`);
-      await source.query(
-        `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${quoteIdent(schema)} FROM ${quoteIdent(role)}; REVOKE USAGE, UPDATE ON ALL SEQUENCES IN SCHEMA ${quoteIdent(schema)} FROM ${quoteIdent(role)}`,
-      );
-      await source.query('COMMIT');
-      return;
-    } catch (error) {
-      await source.query('ROLLBACK').catch(() => undefined);
-      const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
-      if ((code !== '55P03' && code !== '40P01') || attempt >= 3) throw error;
-    }
-  }
+  const [s, r] = [quoteIdent(schema), quoteIdent(role)];
+  await withLockRetries(
+    source,
+    lockWaitMs,
+    `${tables.length ? `LOCK TABLE ${tables.join(', ')} IN SHARE MODE; ` : ''}REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA ${s} FROM ${r}; REVOKE USAGE, UPDATE ON ALL SEQUENCES IN SCHEMA ${s} FROM ${r}`,
+  );
 }
 
 /** Gives the tenant's role back every right on its schema and what is in it (a move that did not happen). */
@@ -197,6 +188,7 @@ export async function undoMove(
 ): Promise<unknown> {
   const role = tenant.role_name as string;
   await restoreRights(source, tenant.schema_name, role);
+  if (await schemaExists(source, tenant.schema_name)) await stopNotingChanges(source, tenant.schema_name);
   let leftover: unknown;
   if (openTarget) {
     try {
