@@ -188,7 +188,7 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     const http = new Http(app.url, moved.token);
     const neighbourHttp = new Http(app.url, neighbour.token);
     // A second instance whose token cache outlives the move: it holds the old placement throughout.
-    const second = await startApp(hostedEnv(db.url, { SERVICE_TENANT_DB_URLS: env.SERVICE_TENANT_DB_URLS, SERVICE_TOKEN_CACHE_SECONDS: '600' }));
+    const second = await startApp(hostedEnv(db.url, { SERVICE_TENANT_DB_URLS: env.SERVICE_TENANT_DB_URLS, SERVICE_TOKEN_CACHE_SECONDS: '300' }));
     try {
       const secondHttp = new Http(second.url, moved.token);
       expect((await secondHttp.get(`/projects/${moved.project}/notes?limit=1`)).status).toBe(200);
