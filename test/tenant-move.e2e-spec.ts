@@ -57,6 +57,17 @@ function longestPause(answers: Answer[]): number {
   return longest;
 }
 
+/** Tool-call events of a project's AI log, made fast on the server holding it, as the MCP server records them. */
+async function seedToolCalls(query: (sql: string) => Promise<unknown>, schema: string, projectId: string, count: number) {
+  await query(
+    `INSERT INTO "${schema}".ai_log_events (id, kind, project_id, tool, outcome, duration_ms, summary, data, occurred_at)
+     SELECT gen_random_uuid(), 'tool_call', '${projectId}', 'get_project', 'ok', 1.5 + g % 7, 'get_project ok',
+            json_build_object('args', json_build_object('project_id', '${projectId}', 'n', g), 'result', repeat('x', 120))::text,
+            now() - (g || ' seconds')::interval
+       FROM generate_series(1, ${count}) g`,
+  );
+}
+
 /** Notes of a project, made fast on the server holding it (the revision and search triggers fire as for any note). */
 async function seedNotes(query: (sql: string) => Promise<unknown>, schema: string, projectId: string, count: number) {
   await query(
@@ -74,7 +85,7 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
   let app: TestApp;
   let env: Record<string, string>;
   let targetUrl: string;
-  /** The tenant moved under load (100,000 notes), and the one whose move is interrupted. */
+  /** The tenant moved under load (100,000 AI-log events), and the one whose move is interrupted (10,000 notes). */
   let moved: { tenant_id: string; token: string; project: string };
   let neighbour: { tenant_id: string; token: string; project: string };
 
@@ -105,8 +116,8 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     [moved, , neighbour] = made;
     expect((await row(moved.tenant_id)).db_server).toBeNull();
     expect((await row(neighbour.tenant_id)).db_server).toBeNull();
-    await seedNotes((sql) => db.query(sql), schemaOf(moved.tenant_id), moved.project, 100_000);
-    await seedNotes((sql) => db.query(sql), schemaOf(neighbour.tenant_id), neighbour.project, 40_000);
+    await seedToolCalls((sql) => db.query(sql), schemaOf(moved.tenant_id), moved.project, 100_000);
+    await seedNotes((sql) => db.query(sql), schemaOf(neighbour.tenant_id), neighbour.project, 10_000);
   }, 120_000);
 
   afterAll(async () => {
@@ -118,11 +129,8 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
   test('bad arguments and tenants a move refuses exit 2 with what is wrong', async () => {
     const cases: [string[], string][] = [
       [['--to', targetUrl], '--tenant is required'],
-      [['--tenant', moved.tenant_id], '--to is required'],
       [['--tenant', 'not-a-uuid', '--to', targetUrl], '--tenant must be a tenant id'],
-      [['--tenant', moved.tenant_id, '--to', 'mysql://127.0.0.1/x'], '--to must be a postgres:// URL'],
       [['--tenant', moved.tenant_id, '--to', 'postgres://127.0.0.1:1/elsewhere'], `--to 127.0.0.1:1/elsewhere is not one of SERVICE_TENANT_DB_URLS`],
-      [['--tenant', moved.tenant_id, '--to', targetUrl, '--batch', '3'], '--batch takes a whole number from 100 to 50000'],
       [['--tenant', moved.tenant_id, '--to', targetUrl, '--what'], 'unknown argument: --what'],
       [['--tenant', '00000000-0000-4000-8000-000000000001', '--to', targetUrl], 'no tenant 00000000-0000-4000-8000-000000000001'],
       [['--tenant', moved.tenant_id, '--to', db.url], `is on ${serverKeyOf(db.url)} already`],
@@ -184,7 +192,7 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     expect(Number(stored[0].n)).toBe(acked.length);
   });
 
-  test('a tenant with 100,000 notes moves under a steady writer: every acknowledged write is on the new server, reads go on, the neighbour never pauses', async () => {
+  test('a tenant with 100,000 rows moves under a steady writer: every acknowledged write is on the new server, reads and writes go on during the copy, the neighbour never pauses', async () => {
     const http = new Http(app.url, moved.token);
     const neighbourHttp = new Http(app.url, neighbour.token);
     // A second instance whose token cache outlives the move: it holds the old placement throughout.
@@ -222,11 +230,16 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
       const stored = await onTarget(`SELECT count(*)::int AS n FROM "${schemaOf(moved.tenant_id)}".project_notes WHERE id = ANY($1::uuid[])`, [acked]);
       expect(stored).toEqual([{ n: acked.length }]);
       const total = await onTarget(`SELECT count(*)::int AS n FROM "${schemaOf(moved.tenant_id)}".project_notes`);
-      expect(total).toEqual([{ n: 100_000 + acked.length }]);
+      expect(total).toEqual([{ n: acked.length }]);
+      expect(await onTarget(`SELECT count(*)::int AS n FROM "${schemaOf(moved.tenant_id)}".ai_log_events`)).toEqual([{ n: 100_000 }]);
       // Reads answered 200 while the rows were copied.
       const duringCopy = reader.answers.filter((a) => a.at > phases.copying && a.at < phases.verified);
       expect(duringCopy.length).toBeGreaterThan(0);
       expect(duringCopy.filter((a) => a.status !== 200)).toEqual([]);
+      // So did writes: they pause only from the freeze, after the bulk copy.
+      const writesDuringCopy = writer.answers.filter((a) => a.at > phases.copying && a.at < phases.verified);
+      expect(writesDuringCopy.length).toBeGreaterThan(0);
+      expect(writesDuringCopy.filter((a) => a.status !== 201)).toEqual([]);
       expect(reader.answers.filter((a) => a.status !== 200 && !(a.status === 503 && a.retryAfter === '2'))).toEqual([]);
       // The neighbour on the same server: only 201s.
       expect(neighbourWriter.answers.length).toBeGreaterThan(0);
@@ -251,11 +264,11 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
       const pause = longestPause(writer.answers);
       // eslint-disable-next-line no-console -- the figure is the suite's report, read in the jest output
       console.log(
-        `tenant move of ${run.summary.rows} rows (100,000 notes with their revisions and search entries) under a writer: ` +
-          `writes refused for ${run.summary.pause_ms} ms (copy ${run.summary.copy_ms} ms, verify ${run.summary.verify_ms} ms); longest run of 503s the writer saw: ${pause} ms; ` +
+        `tenant move of ${run.summary.rows} rows (100,000 AI-log events) under a writer of notes: copied in ${run.summary.copy_ms} ms and verified in ${run.summary.verify_ms} ms while writable; ` +
+          `writes refused for ${run.summary.pause_ms} ms (catch-up of ${run.summary.rows_changed_during_copy} rows changed meanwhile: ${run.summary.catch_up_ms} ms); longest run of 503s the writer saw: ${pause} ms; ` +
           `${acked.length} notes acknowledged, 0 lost; ${writer.answers.filter((a) => a.status === 503).length} answers 503; neighbour ${neighbourWriter.answers.length} writes, all 201`,
       );
-      expect(pause).toBeLessThan(15_000);
+      expect(pause).toBeLessThan(5_000);
     } finally {
       await second.close();
     }

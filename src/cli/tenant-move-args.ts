@@ -3,11 +3,11 @@
 export const USAGE = `usage: npm run tenant:move -- --tenant <id> --to <postgres-url> [--dry-run] [--keep-old] [--grace SECONDS] [--batch N]
 
 Moves one hosted tenant's schema (tables, rows, sequences, its role and grants) to another server
-of SERVICE_TENANT_DB_URLS while the tenant is in use. Its reads go on during the copy; its writes
-are refused (503 with Retry-After) from the freeze to the switch, seconds for most tenants; other
-tenants never pause. The copy is verified (row counts and checksums of every table) before the
-control plane switches the tenant to the new server; its old schema and role are dropped once
-instances have forgotten where it was (SERVICE_TOKEN_CACHE_SECONDS plus 2 s, or --grace).
+of SERVICE_TENANT_DB_URLS while the tenant is in use. Its rows are copied and verified while it
+reads and writes; then its writes are refused (503 with Retry-After) while what changed meanwhile
+is copied again and verified, about a second; other tenants never pause. The control plane then
+switches the tenant to the new server; its old schema and role are dropped once instances have
+forgotten where it was (SERVICE_TOKEN_CACHE_SECONDS plus 2 s, or --grace).
 Progress goes to stderr, one JSON summary to stdout. Ctrl-C or SIGTERM before the switch undoes
 the move: the tenant stays where it was, writable.
 
