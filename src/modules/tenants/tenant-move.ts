@@ -2,7 +2,7 @@ import { DataSource, QueryRunner } from 'typeorm';
 import { CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, latestMigrationName, quoteIdent, runMigrations } from '../../../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
 import { stopNotingChanges, withLockRetries } from './tenant-changes';
-import { qualified, tablesOf } from './tenant-copy';
+import { copiedTables, qualified, tablesOf } from './tenant-copy';
 
 /**
  * The parts of `npm run tenant:move` (src/cli/tenant-move.ts) that talk to Postgres: one tenant's
@@ -77,16 +77,15 @@ class LockBusy extends Error {}
 export function isCurrent(tenant: MovingTenant): boolean {
   return tenant.migrated_to === latestMigrationName(TENANT_MIGRATIONS);
 }
-/** Rows (planner's estimate) and bytes on disk of each table of `schema`, for a dry run. */
+/** Rows and bytes on disk (indexes included) of each table a move copies, for a dry run. */
 export async function sizesOf(runner: QueryRunner, schema: string): Promise<{ table: string; rows: number; bytes: number }[]> {
-  const tables = await tablesOf(runner, schema);
   const out: { table: string; rows: number; bytes: number }[] = [];
-  for (const table of tables) {
+  for (const table of await copiedTables(runner, schema)) {
     const [row]: { rows: string; bytes: string }[] = await runner.query(
-      `SELECT (SELECT count(*) FROM ${qualified(schema, table.name)}) AS rows, pg_total_relation_size($1::regclass) AS bytes`,
-      [qualified(schema, table.name)],
+      `SELECT (SELECT count(*) FROM ${qualified(schema, table)}) AS rows, pg_total_relation_size($1::regclass) AS bytes`,
+      [qualified(schema, table)],
     );
-    out.push({ table: table.name, rows: Number(row.rows), bytes: Number(row.bytes) });
+    out.push({ table, rows: Number(row.rows), bytes: Number(row.bytes) });
   }
   return out;
 }
