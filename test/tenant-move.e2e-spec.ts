@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { serverKeyOf } from '../libs/tenancy';
 import { Http } from './support/http';
 import { migrateEnv, runBuiltCli, schemaOf } from './support/migrate-cli';
@@ -183,6 +184,9 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     expect(await row(neighbour.tenant_id)).toEqual({ db_server: null, moving_to: null });
     expect(await schemaOn(onTarget, neighbour.tenant_id)).toBe(false);
     expect(await onTarget('SELECT 1 FROM pg_roles WHERE rolname = $1', [`baton_${schemaOf(neighbour.tenant_id)}`])).toEqual([]);
+    // Nothing of the move is left at the source: no change triggers, no table of changes.
+    expect(await db.query("SELECT tgname FROM pg_trigger WHERE tgname LIKE 'baton_move%'")).toEqual([]);
+    expect(await db.query('SELECT to_regclass($1) AS t', [`"${schemaOf(neighbour.tenant_id)}".baton_move_changes`])).toEqual([{ t: null }]);
     // Refused writes were 503 with Retry-After, never 500; writes go on after.
     expect(writer.answers.filter((a) => a.status !== 201 && !(a.status === 503 && a.retryAfter === '2'))).toEqual([]);
     const after = await http.post(`/projects/${neighbour.project}/notes`, { title: 'after the undone move' });
@@ -190,6 +194,27 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     const acked = writer.answers.filter((a) => a.id).map((a) => a.id);
     const stored = await db.query<{ n: string }>(`SELECT count(*) AS n FROM "${schemaOf(neighbour.tenant_id)}".project_notes WHERE id = ANY($1::uuid[])`, [acked]);
     expect(Number(stored[0].n)).toBe(acked.length);
+  });
+
+  test('a run holding the tenant exits 75; a move left by a run that is gone is undone by the next run, not by a dry run', async () => {
+    const holder = new Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT pg_advisory_xact_lock(hashtext('baton tenant move'), hashtext($1))", [neighbour.tenant_id]);
+      const busy = await move(['--tenant', neighbour.tenant_id, '--to', targetUrl, '--dry-run']);
+      expect(busy.code).toBe(75);
+      expect(busy.summary.error).toContain('another run is moving tenant');
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    await db.query('UPDATE control.tenants SET moving_to = $2 WHERE id = $1', [neighbour.tenant_id, serverKeyOf(targetUrl)]);
+    const dry = await move(['--tenant', neighbour.tenant_id, '--to', targetUrl, '--dry-run']);
+    expect(dry.code).toBe(2);
+    expect(dry.stderr).toContain('left by a run that is gone: run without --dry-run to undo it and move');
+    expect(await row(neighbour.tenant_id)).toEqual({ db_server: null, moving_to: serverKeyOf(targetUrl) });
+    await db.query('UPDATE control.tenants SET moving_to = NULL WHERE id = $1', [neighbour.tenant_id]);
   });
 
   test('a tenant with 100,000 rows moves under a steady writer: every acknowledged write is on the new server, reads and writes go on during the copy, the neighbour never pauses', async () => {
