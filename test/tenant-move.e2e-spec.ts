@@ -133,6 +133,7 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
       [['--tenant', 'not-a-uuid', '--to', targetUrl], '--tenant must be a tenant id'],
       [['--tenant', moved.tenant_id, '--to', 'postgres://127.0.0.1:1/elsewhere'], `--to 127.0.0.1:1/elsewhere is not one of SERVICE_TENANT_DB_URLS`],
       [['--tenant', moved.tenant_id, '--to', targetUrl, '--what'], 'unknown argument: --what'],
+      [['--tenant', moved.tenant_id, '--to', targetUrl, '--undo'], '--undo takes --tenant alone'],
       [['--tenant', '00000000-0000-4000-8000-000000000001', '--to', targetUrl], 'no tenant 00000000-0000-4000-8000-000000000001'],
       [['--tenant', moved.tenant_id, '--to', db.url], `is on ${serverKeyOf(db.url)} already`],
     ];
@@ -196,7 +197,7 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     expect(Number(stored[0].n)).toBe(acked.length);
   });
 
-  test('a run holding the tenant exits 75; a move left by a run that is gone is undone by the next run, not by a dry run', async () => {
+  test('a run holding the tenant exits 75; a move left by a run that is gone is refused by a dry run and undone by --undo', async () => {
     const holder = new Client({ connectionString: db.url });
     await holder.connect();
     try {
@@ -214,7 +215,21 @@ describePrivatePostgres('npm run tenant:move: one tenant to another server while
     expect(dry.code).toBe(2);
     expect(dry.stderr).toContain('left by a run that is gone: run without --dry-run to undo it and move');
     expect(await row(neighbour.tenant_id)).toEqual({ db_server: null, moving_to: serverKeyOf(targetUrl) });
-    await db.query('UPDATE control.tenants SET moving_to = NULL WHERE id = $1', [neighbour.tenant_id]);
+
+    // What a run killed during the freeze leaves: writes revoked at the source, a copy on the target.
+    const schema = schemaOf(neighbour.tenant_id);
+    await db.query(`REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA "${schema}" FROM "baton_${schema}"`);
+    await onTarget(`CREATE SCHEMA "${schema}"`);
+    const http = new Http(app.url, neighbour.token);
+    const frozen = await http.post(`/projects/${neighbour.project}/notes`, { title: 'while frozen' });
+    expect({ status: frozen.status, retryAfter: frozen.headers.get('retry-after'), code: frozen.body.code }).toEqual({ status: 503, retryAfter: '2', code: 'TENANT_MOVING' });
+    const undo = await move(['--tenant', neighbour.tenant_id, '--undo']);
+    expect(undo.code).toBe(0);
+    expect(undo.summary).toMatchObject({ undone: true, to: serverKeyOf(targetUrl) });
+    expect(await row(neighbour.tenant_id)).toEqual({ db_server: null, moving_to: null });
+    expect(await schemaOn(onTarget, neighbour.tenant_id)).toBe(false);
+    expect((await http.post(`/projects/${neighbour.project}/notes`, { title: 'after the undo' })).status).toBe(201);
+    expect((await move(['--tenant', neighbour.tenant_id, '--undo'])).stderr).toContain('has no move left to undo');
   });
 
   test('a tenant with 100,000 rows moves under a steady writer: every acknowledged write is on the new server, reads and writes go on during the copy, the neighbour never pauses', async () => {

@@ -99,6 +99,7 @@ class Mover {
 
   async run(): Promise<{ code: number; summary: Record<string, unknown> }> {
     const { options } = this;
+    if (options.undo) return this.undoLeft();
     const toKey = serverKeyOf(options.to);
     const head = { tenant_id: options.tenant, to: toKey, dry_run: options.dryRun };
     const control = await this.runnerOn(null);
@@ -140,6 +141,29 @@ class Mover {
       }
       if (options.dryRun) return { code: 0, summary: { ...head, ...(await this.dryRun(source, tenant, from, toKey)) } };
       return await this.move(control, source, target, tenant, from, toKey, schema, role);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** `--undo`: the move left by a run that is gone undone, nothing moved. */
+  private async undoLeft(): Promise<{ code: number; summary: Record<string, unknown> }> {
+    const control = await this.runnerOn(null);
+    const tenant = await tenantRow(control, this.options.tenant);
+    if (!tenant) throw new Refused(`no tenant ${this.options.tenant} in the control plane`);
+    const lock = await holdMoveLock(this.control, tenant.id, lockLabel('baton tenant:move --undo'));
+    if (!lock) {
+      const error = `another run is moving tenant ${tenant.id}; it holds the tenant's move lock (stop that run: it undoes its move itself)`;
+      say(error);
+      return { code: EXIT_BUSY, summary: { tenant_id: tenant.id, undone: false, error } };
+    }
+    try {
+      Object.assign(tenant, await tenantRow(control, tenant.id));
+      if (!tenant.moving_to || !tenant.role_name) throw new Refused(`tenant ${tenant.id} has no move left to undo: it is on ${this.placedOn(tenant)}`);
+      const left = tenant.moving_to;
+      await this.undo(control, await this.runnerOn(tenant.db_server), tenant, left, undefined);
+      say(`tenant ${tenant.id}: the move to ${left} left by a run that is gone is undone; it is on ${this.placedOn(tenant)}, writable`);
+      return { code: 0, summary: { tenant_id: tenant.id, undone: true, from: this.placedOn(tenant), to: left } };
     } finally {
       await lock.release();
     }
@@ -303,9 +327,10 @@ export async function moveTenant(options: Options) {
     say('tenant:move needs SERVICE_MODE=hosted and SERVICE_DB_URL: a self-hosted instance has one local tenant');
     process.exit(78);
   }
-  const toKey = serverKeyOf(options.to);
+  const toKey = options.undo ? undefined : serverKeyOf(options.to);
   const listed = config.tenantDbUrls.map(serverKeyOf);
-  if (!listed.includes(toKey)) usageError(`--to ${toKey} is not one of SERVICE_TENANT_DB_URLS (${listed.join(', ') || 'none listed'}): instances would not find the tenant there`);
+  if (toKey && !listed.includes(toKey))
+    usageError(`--to ${toKey} is not one of SERVICE_TENANT_DB_URLS (${listed.join(', ') || 'none listed'}): instances would not find the tenant there`);
   Logger.overrideLogger(new JsonLogger('warn', (line) => process.stderr.write(line + '\n')));
   const shared = postgresOptions(config.dbUrl, 6, true) as DataSourceOptions & { extra: object };
   const control = await new DataSource({ ...shared, extra: { ...shared.extra, application_name: 'baton-tenant-move' } }).initialize();
