@@ -24,3 +24,4 @@ export { DatabaseBusyError, DeadlinePassedError, OwnDatabaseRefusedError, Tenant
 export { BYODB_SCHEMA, CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, LOCAL_SCHEMA, roleNameFor, schemaNameFor } from './tenant-schema';
 export { poolOf } from './pg-connection';
 export { serverKeyOf, type TenantServer, TenantServers, UnknownTenantServerError } from './tenant-servers';
+export { mayBeClosedByMove, MoveWatch, TENANT_MOVING_RETRY_AFTER_S, TenantMovingError } from './tenant-moving';

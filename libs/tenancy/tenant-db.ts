@@ -11,6 +11,7 @@ import { SecretBox } from './secret-box';
 import type { TenantServers } from './tenant-servers';
 import { Dialect, quoteIdent } from './sql';
 import { currentTenant, requestDeadline, TenantContext } from './tenant-context';
+import { MoveWatch } from './tenant-moving';
 import { DeadlinePassedError, OwnDatabaseRefusedError, TenantShare } from './tenant-share';
 import { scopeStatements, storageOwner, whereOf } from './tenant-where';
 
@@ -88,6 +89,8 @@ export class TenantDb {
   private readonly readScopes = new WeakMap<TenantContext, ReadScope>();
   /** Transactions on each server's pool, per tenant (a BYODB tenant's own pool is all its own). */
   private readonly shares = new WeakMap<DataSource, TenantShare>();
+  /** Tells a schema closed by a move (`npm run tenant:move`) from other failures. */
+  readonly moves: MoveWatch;
 
   constructor(
     private readonly shared: DataSource,
@@ -97,7 +100,9 @@ export class TenantDb {
     readonly limits: TenantDbLimits = NO_LIMITS,
     private readonly availability = new Availability(),
     private readonly servers?: TenantServers,
-  ) {}
+  ) {
+    this.moves = new MoveWatch(shared);
+  }
 
   transaction<T>(work: Work<T>): Promise<T> {
     if (this.dialect === 'sqlite') return this.serialised(() => this.shared.transaction(work));
@@ -124,10 +129,12 @@ export class TenantDb {
     const statement = this.limits.preparedStatements || given.name === undefined ? given : { text: given.text, values: given.values };
     const tenant = currentTenant();
     const scope = whereOf(tenant);
-    return this.availability.watch(
-      storageOwner(tenant) ?? 'shared',
-      this.onTenantPool(tenant, (source, bounds) => statementIn(source, scopeStatements(scope, bounds.statementMs), statement, bounds.queryMs)),
-    );
+    return this.availability
+      .watch(
+        storageOwner(tenant) ?? 'shared',
+        this.onTenantPool(tenant, (source, bounds) => statementIn(source, scopeStatements(scope, bounds.statementMs), statement, bounds.queryMs)),
+      )
+      .catch((error: unknown) => this.moves.explain(tenant, error));
   }
 
   /** The data source serving `tenant` (for the health probe and tests). */
@@ -143,9 +150,10 @@ export class TenantDb {
     return Promise.resolve(this.shared);
   }
 
+  /** A failure of a schema closed by a move becomes `TenantMovingError` (`MoveWatch`). */
   private onPostgres<T>(work: Work<T>, mode: 'read' | 'write'): Promise<T> {
     const tenant = currentTenant();
-    return this.availability.watch(storageOwner(tenant) ?? 'shared', this.inPostgres(tenant, work, mode));
+    return this.availability.watch(storageOwner(tenant) ?? 'shared', this.inPostgres(tenant, work, mode)).catch((error: unknown) => this.moves.explain(tenant, error));
   }
 
   private async inPostgres<T>(tenant: TenantContext, work: Work<T>, mode: 'read' | 'write'): Promise<T> {

@@ -30,8 +30,9 @@ export class Progress {
     this.lastLine = this.started;
   }
 
-  tick(): void {
-    this.done += 1;
+  /** `n` more items done (one by default). */
+  tick(n = 1): void {
+    this.done += n;
     const now = this.now();
     if (this.tty) {
       if (now - this.lastDraw >= 100 || this.done === this.total) this.draw(now);

@@ -39,6 +39,8 @@ export function errorAnswers(traits: RouteTraits): Record<string, unknown> {
     answers['415'] = refusal('The body is not JSON.');
   }
   answers['429'] = refusal('Too many requests; `Retry-After` says when to try again.');
-  answers['503'] = refusal('The database is unavailable or the request ran out of time; `Retry-After` says when to try again.');
+  answers['503'] = refusal(
+    'The database is unavailable, the workspace is being moved to another database server, or the request ran out of time; `Retry-After` says when to try again.',
+  );
   return answers;
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,8 +25,17 @@ export function migrateEnv(dbUrl: string): Record<string, string> {
  * terminal; `onStderr` sees its progress as it comes.
  */
 export function runMigrate(env: Record<string, string>, args: string[] = [], onStderr?: (all: string) => void): Promise<MigrateRun> {
-  if (!existsSync(SCRIPT)) throw new Error('build first (npx tsc -p tsconfig.build.json): the suite runs dist/src/cli/migrate.js');
-  const child = spawn(process.execPath, [SCRIPT, ...args], {
+  return runBuiltCli(SCRIPT, env, args, onStderr);
+}
+
+/**
+ * Runs a built command (`dist/src/cli/<name>.js`, such as `npm run tenant:move`) as its own
+ * process, stderr not a terminal; `onStderr` sees its progress as it comes, with the process (to
+ * signal it).
+ */
+export function runBuiltCli(script: string, env: Record<string, string>, args: string[] = [], onStderr?: (all: string, child: ChildProcess) => void): Promise<MigrateRun> {
+  if (!existsSync(script)) throw new Error(`build first (npx tsc -p tsconfig.build.json): the suite runs ${script}`);
+  const child = spawn(process.execPath, [script, ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +45,7 @@ export function runMigrate(env: Record<string, string>, args: string[] = [], onS
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => {
     stderr += d;
-    onStderr?.(stderr);
+    onStderr?.(stderr, child);
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);

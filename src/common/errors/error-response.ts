@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable, OwnDatabaseRefusedError, UnknownTenantServerError } from '../../../libs/tenancy';
+import { isDatabaseUnavailable, OwnDatabaseRefusedError, TenantMovingError, UnknownTenantServerError } from '../../../libs/tenancy';
 import { DomainError } from './domain-error';
 
 export interface ErrorResponse {
@@ -69,6 +69,9 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return { status: 400, body: { detail: PG_INPUT_ERRORS[pgCode], code: 'INVALID_INPUT' } };
   }
   if ((error as { code?: unknown } | null)?.code === 'DEADLINE_EXCEEDED' && error instanceof Error) return deadlineResponse();
+  if (error instanceof TenantMovingError) {
+    return { status: 503, body: { detail: error.message, code: error.code, retryable: true }, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
+  }
   if (error instanceof OwnDatabaseRefusedError) return { status: 503, body: { detail: error.message, code: error.code, retryable: false } };
   // The message names the server (for the operator's log); the answer does not.
   if (error instanceof UnknownTenantServerError) {

@@ -30,7 +30,7 @@ export const HOSTED_VARIABLES = {
   tokenCacheSeconds: variable({
     name: 'SERVICE_TOKEN_CACHE_SECONDS',
     description:
-      'how long an API token lookup is remembered, a resolved token and a refused one alike; a revocation, or a token issued, on another instance takes effect within this time',
+      "how long an API token lookup is remembered, a resolved token and a refused one alike; a revocation, or a token issued, on another instance takes effect within this time; npm run tenant:move drops a moved tenant's old schema this long (plus 2 s) after the switch, so run it with the instances' value",
     sensitive: false,
     parse: integer(0, 300),
     default: 5,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { TenantContext } from '../../../libs/tenancy';
+import { TenantContext, TenantDb } from '../../../libs/tenancy';
 import { MemberRole } from '../../common/auth/principal';
 import { RealtimeEvents } from '../../common/events/realtime-events';
 import { AppConfig } from '../../config/app-config';
@@ -71,7 +71,11 @@ export class WebSessions {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     private readonly events: RealtimeEvents,
-  ) {}
+    db: TenantDb,
+  ) {
+    // A workspace moved to another server (`npm run tenant:move`): sessions in it are looked up afresh.
+    db.moves.onMoved((tenantId) => this.forget((person) => person.tenantId === tenantId));
+  }
 
   /** Starts a session for `accountId` in `tenantId`, sets its cookie and ends the one the browser held. */
   async start(req: Request, res: Response, accountId: string, tenantId: string | null, provider: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TenantContext } from '../../../libs/tenancy';
+import { TenantContext, TenantDb } from '../../../libs/tenancy';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { RequestError } from '../../common/errors/request-error';
@@ -86,8 +86,11 @@ export class TenantResolver {
     @Inject(SHARED_DATA_SOURCE) private readonly source: DataSource,
     private readonly limiter: AuthFailureLimiter,
     private readonly usage: TokenUsage,
+    db: TenantDb,
   ) {
     this.local = localTenant(config);
+    // A tenant moved to another server (`npm run tenant:move`): its next request looks it up afresh.
+    db.moves.onMoved((tenantId) => this.forgetTenant(tenantId));
     this.mcpResource = `${config.baseUrl.replace(/\/+$/, '')}/mcp`;
   }
 
