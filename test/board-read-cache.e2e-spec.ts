@@ -58,6 +58,23 @@ describe('the board-read cache of a self-hosted SQLite instance', () => {
     await http.post(`/projects/${p}/goal`, { content: 'A goal written just now' });
     expect(await block(http, p)).toContain('A goal written just now');
   });
+
+  test('a task claimed, released, finished or deleted shows in the next block read', async () => {
+    const p = await createProject(http, 'Tasks on the board');
+    const session = (await http.post('/sessions/register', { project_id: p, name: 'worker' })).body.id as string;
+    const task = (await http.post('/tasks', { project_id: p, session_id: session, description: 'Write the release notes', status: 'pending' })).body.id as string;
+    const line = async () => (await block(http, p)).split('\n').find((l) => l.includes('Write the release notes'));
+    expect(await line()).toMatch(/^- \[pending\]/);
+    expect(await line()).toMatch(/^- \[pending\]/);
+    expect((await http.post(`/projects/${p}/tasks/claim`, { session_id: session, task_id: task })).body.claimed).toBe(true);
+    expect(await line()).toMatch(/^- \[in_progress\]/);
+    expect((await http.post(`/projects/${p}/tasks/release`, { session_id: session, task_id: task })).status).toBe(200);
+    expect(await line()).toMatch(/^- \[pending\]/);
+    expect((await http.patch(`/tasks/${task}`, { status: 'done' })).status).toBe(200);
+    expect(await line()).toMatch(/^- \[done\]/);
+    expect((await http.delete(`/tasks/${task}`)).status).toBe(204);
+    expect(await line()).toBeUndefined();
+  });
 });
 
 describePostgres('the board-read cache without Redis on Postgres', () => {
