@@ -1,4 +1,6 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Http } from './support/http';
+import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
 import { ServerProcess } from './support/processes';
 import { createProject } from './support/projects';
@@ -56,6 +58,23 @@ describe('the board-read cache of a self-hosted SQLite instance', () => {
     await http.post(`/projects/${p}/goal`, { content: 'A goal written just now' });
     expect(await block(http, p)).toContain('A goal written just now');
   });
+
+  test('a task claimed, released, finished or deleted shows in the next block read', async () => {
+    const p = await createProject(http, 'Tasks on the board');
+    const session = (await http.post('/sessions/register', { project_id: p, name: 'worker' })).body.id as string;
+    const task = (await http.post('/tasks', { project_id: p, session_id: session, description: 'Write the release notes', status: 'pending' })).body.id as string;
+    const line = async () => (await block(http, p)).split('\n').find((l) => l.includes('Write the release notes'));
+    expect(await line()).toMatch(/^- \[pending\]/);
+    expect(await line()).toMatch(/^- \[pending\]/);
+    expect((await http.post(`/projects/${p}/tasks/claim`, { session_id: session, task_id: task })).body.claimed).toBe(true);
+    expect(await line()).toMatch(/^- \[in_progress\]/);
+    expect((await http.post(`/projects/${p}/tasks/release`, { session_id: session, task_id: task })).status).toBe(200);
+    expect(await line()).toMatch(/^- \[pending\]/);
+    expect((await http.patch(`/tasks/${task}`, { status: 'done' })).status).toBe(200);
+    expect(await line()).toMatch(/^- \[done\]/);
+    expect((await http.delete(`/tasks/${task}`)).status).toBe(204);
+    expect(await line()).toBeUndefined();
+  });
 });
 
 describePostgres('the board-read cache without Redis on Postgres', () => {
@@ -84,6 +103,7 @@ describeRedis('the board-read cache across two processes sharing Postgres and Re
   let servers: ServerProcess[] = [];
   let a: Http;
   let b: Http;
+  let mcpB: Client;
   let tenantId: string;
 
   beforeAll(async () => {
@@ -91,6 +111,7 @@ describeRedis('the board-read cache across two processes sharing Postgres and Re
     ({ db, servers } = started);
     tenantId = started.ids[0];
     [a, b] = servers.map((s) => new Http(s.url, started.tokens[0]));
+    mcpB = await connectMcp(servers[1].url, started.tokens[0], 'http', 'all');
     for (const http of [a, b]) {
       await waitUntil(async () => (await http.get(`/tunnel/diagnostics/${tenantId}`)).body.pubsub?.availability === 'reachable', 15_000, 'reachable');
       // A write makes the instance learn the tenant's plan: push (and so the cache) is live from then on.
@@ -99,6 +120,7 @@ describeRedis('the board-read cache across two processes sharing Postgres and Re
     }
   }, 90_000);
   afterAll(async () => {
+    await mcpB?.close();
     await Promise.all(servers.map((s) => s.stop()));
     await db?.drop();
   });
@@ -119,4 +141,36 @@ describeRedis('the board-read cache across two processes sharing Postgres and Re
     expect(await titles(a, p)).toEqual(['Written on A', 'Written on B']);
     expect(await block(a, p)).toContain('Written on B');
   });
+
+  test('a write acknowledged by B is in the very next read on A, 50 times in a row: REST and MCP writes, the listing and the block', async () => {
+    const p = (await a.post('/projects', { name: 'Read your writes' })).body.id;
+    await a.post(`/projects/${p}/sprint-items`, { version: 'v1', title: 'Already on the board' });
+    const before = await boardRead(a, tenantId);
+    const expected = ['Already on the board'];
+    for (let i = 0; i < 50; i++) {
+      // A holds the board cached: the second read of each is served from memory.
+      expect(await titles(a, p)).toEqual(expected);
+      expect(await titles(a, p)).toEqual(expected);
+      const title = `Written on B, round ${i}`;
+      if (i % 5 === 4) {
+        // Every fifth write is an MCP tool call; every tenth changes the block through the goal instead.
+        const added = await callTool(mcpB, 'add_sprint_item', { project_id: p, version: 'v1', title, force: true });
+        expect(added.isError).toBe(false);
+      } else {
+        expect((await b.post(`/projects/${p}/sprint-items`, { version: 'v1', title, force: true })).status).toBe(201);
+      }
+      expected.push(title);
+      // No wait: B has answered, so A's next read shows the write.
+      expect(await titles(a, p)).toEqual(expected);
+      if (i % 10 === 9) {
+        await block(a, p);
+        expect((await b.post(`/projects/${p}/goal`, { content: `Goal of round ${i}` })).status).toBe(200);
+        expect(await block(a, p)).toContain(`Goal of round ${i}`);
+      }
+    }
+    // The reads were served from the cache between the writes (one repeated read in two at least): it did not simply stop caching.
+    const after = await boardRead(a, tenantId);
+    expect(after.live).toBe(true);
+    expect(after.hits! - before.hits!).toBeGreaterThanOrEqual(25);
+  }, 60_000);
 });

@@ -1,8 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Clock } from '../src/common/clock';
+import { OrphanReaperSweeper } from '../src/modules/executor/orphan-reaper.sweeper';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
 import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
+import { setPlan } from './support/plans';
 import { sprintClient } from './support/sprint-client';
 
 describe.each(eachBackend())('the holder is told what it lost, on %s', (_name, backend) => {
@@ -27,7 +29,9 @@ describe.each(eachBackend())('the holder is told what it lost, on %s', (_name, b
   };
 
   beforeAll(async () => {
-    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000' });
+    run = await backend.start({ SERVICE_HUMAN_ID: 'ada', SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_ORPHAN_REAPER_INTERVAL_SECONDS: '0', SERVICE_MCP_RATE_LIMIT: '1000000' });
+    // Queued tasks (POST /tasks/enqueue) are a paid feature when hosted.
+    await setPlan(run, 'paid');
     api = sprintClient(run);
     client = await connectMcp(run.testApp.url, run.token, 'http', 'all');
   });
@@ -123,5 +127,77 @@ describe.each(eachBackend())('the holder is told what it lost, on %s', (_name, b
     expect(await beat(other.id)).toEqual([]);
     const messages = (await run.http.post(`/projects/${projectId}/messages/receive`, { session_id: holder.id })).body.messages as { body: string }[];
     expect(messages.map((m) => m.body.split(']')[0])).toEqual(['[claim_lost', '[claim_lost']);
+  });
+
+  test('claim_lost for a queued task: requeued by the orphan reaper or by a machine deregistered, told once to the session that held it only, and a message wakes it', async () => {
+    const projectId = await api.project('Queued Work');
+    const holder = await api.session(projectId, { name: 'holder' });
+    const bystander = await api.session(projectId, { name: 'bystander' });
+    const tool = async (name: string, args: Record<string, unknown>) => {
+      const result = await callTool(client, name, args);
+      expect(result.isError).toBe(false);
+      return result.value;
+    };
+    const enqueue = async (description: string) => {
+      const res = await run.http.post('/tasks/enqueue', { project_id: projectId, description });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const silent = await tool('register_machine', { project_id: projectId, name: 'silent' });
+    const unplugged = await tool('register_machine', { project_id: projectId, name: 'unplugged' });
+    const machineOnly = await tool('register_machine', { project_id: projectId, name: 'machine-only' });
+    const reaped = await enqueue('rebuild the search index');
+    const deregistered = await enqueue('migrate the billing tables');
+    const noSession = await enqueue('rotate the logs');
+    expect((await tool('claim_queued_task', { project_id: projectId, machine_id: silent.id, session_id: holder.id })).task.id).toBe(reaped);
+    expect((await tool('claim_queued_task', { project_id: projectId, machine_id: unplugged.id, session_id: holder.id })).task.id).toBe(deregistered);
+    // A run of a machine alone: nobody to tell when it is requeued.
+    expect((await tool('claim_queued_task', { project_id: projectId, machine_id: machineOnly.id })).task.id).toBe(noSession);
+
+    // Released by someone else: a person deregisters the machine running the holder's task.
+    expect((await run.http.delete(`/projects/${projectId}/registered-machines/${unplugged.id}`)).status).toBe(204);
+    const first = await tool('add_session_note', { session_id: holder.id, body: 'still on the index' });
+    expect(first.notices).toEqual([
+      {
+        kind: 'claim_lost',
+        file_path: null,
+        item_id: null,
+        item: null,
+        task_id: deregistered,
+        task: 'migrate the billing tables',
+        taken_by_session_id: null,
+        taken_by_session_name: null,
+        at: expect.any(String),
+        detail: expect.stringMatching(new RegExp(`^you no longer hold task ${deregistered} \\(migrate the billing tables\\): it was put back in the queue`)),
+      },
+    ]);
+    expect((await run.http.get(`/tasks/${deregistered}`)).body).toMatchObject({ status: 'pending', claimed_by: null });
+    const told = (await run.http.post(`/projects/${projectId}/messages/receive`, { session_id: holder.id })).body.messages as { from: string; body: string; seq: number }[];
+    expect(told).toEqual([expect.objectContaining({ from: 'baton', body: expect.stringContaining(`[claim_lost] you no longer hold task ${deregistered}`) })]);
+
+    // The orphan reaper: the silent machine stops beating; the holder waits for a message meanwhile.
+    const tenMinutes = 10 * 60 * 1000;
+    const waiting = later(tenMinutes, async () => {
+      await beat(holder.id);
+      await beat(bystander.id);
+      const woke = run.http.post(`/projects/${projectId}/messages/receive`, { session_id: holder.id, ack_through: told[0].seq, wait_seconds: 30 });
+      expect(await run.testApp.app.get(OrphanReaperSweeper).passOnce()).toBeGreaterThanOrEqual(1);
+      return woke;
+    });
+    const woke = await waiting;
+    expect(woke.status).toBe(200);
+    expect((woke.body.messages as { from: string; body: string }[]).map((m) => [m.from, m.body])).toEqual([
+      ['baton', expect.stringContaining(`[claim_lost] you no longer hold task ${reaped} (rebuild the search index): it was put back in the queue`)],
+    ]);
+    const notices = await beat(holder.id);
+    expect(notices).toEqual([expect.objectContaining({ kind: 'claim_lost', task_id: reaped, task: 'rebuild the search index', item_id: null, taken_by_session_id: null })]);
+    expect(new Date(notices[0].at as string).getTime()).toBeGreaterThan(Date.now() + tenMinutes / 2);
+    for (const id of [reaped, noSession]) expect((await run.http.get(`/tasks/${id}`)).body).toMatchObject({ status: 'pending', claimed_by: null });
+
+    // Once only, and to nobody else.
+    expect(await beat(holder.id)).toEqual([]);
+    expect((await callTool(client, 'add_session_note', { session_id: holder.id, body: 'and now?' })).value.notices).toBeUndefined();
+    expect(await beat(bystander.id)).toEqual([]);
+    expect((await run.http.post(`/projects/${projectId}/messages/receive`, { session_id: bystander.id })).body.messages).toEqual([]);
   });
 });

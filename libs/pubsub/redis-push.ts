@@ -112,6 +112,14 @@ export class RedisPush {
     return this.live ? this.publisher : undefined;
   }
 
+  /**
+   * The publishing connection while its socket is open, push live or not: a write's version bump
+   * (TenantVersions) is tried even while publishing is degraded, for the instances that still read.
+   */
+  get openClient(): Redis | undefined {
+    return this.publisher?.status === 'ready' ? this.publisher : undefined;
+  }
+
   /** Push is used only when reachable; every other state means polling. */
   get live(): boolean {
     return this.state === 'reachable';

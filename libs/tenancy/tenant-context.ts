@@ -27,13 +27,24 @@ interface TenantScope {
   actorAccountId?: string;
   /** The instance's admin identity behind the request (an admin's address, or `admin password`), when it has one. */
   adminActor?: string;
+  /** What the request's answer waits for (beforeAnswer); shared with the tenant scopes opened inside the request. */
+  answer?: AnswerHold;
+}
+
+/** Work a request's answer waits for, by key (each runs once), and whether the answer has started to leave. */
+interface AnswerHold {
+  /** Made on first use: most answers wait for nothing. */
+  work?: Map<string, () => Promise<void>>;
+  answered: boolean;
 }
 
 const storage = new AsyncLocalStorage<TenantScope>();
 
 /** Runs `work` with `tenant` as the current tenant (requests, background jobs, pub/sub handlers). */
 export function runWithTenant<T>(tenant: TenantContext, work: () => T): T {
-  return storage.run({ tenant }, work);
+  // Work done for a request (a domain event's handler) still holds that request's answer.
+  const answer = storage.getStore()?.answer;
+  return storage.run(answer ? { tenant, answer } : { tenant }, work);
 }
 
 /**
@@ -43,12 +54,17 @@ export function runWithTenant<T>(tenant: TenantContext, work: () => T): T {
  * scope here rather than around the handler keeps per-request cost low.
  */
 export function runInRequestScope<T>(work: () => T, deadline?: number): T {
-  return storage.run({ deadline }, work);
+  return storage.run({ deadline, answer: { answered: false } }, work);
 }
 
 /** The running request's scope itself (its deadline may move later), or undefined outside a request. */
 export function requestScope(): { readonly deadline?: number } | undefined {
   return storage.getStore();
+}
+
+/** Whether the answer of the request whose scope this is has started to leave (settleBeforeAnswer, final). */
+export function answerLeaving(scope: { readonly deadline?: number }): boolean {
+  return (scope as TenantScope).answer?.answered === true;
 }
 
 /** When the running request must have been answered (epoch ms), or undefined outside a request. */
@@ -63,6 +79,40 @@ export function requestDeadline(): number | undefined {
 export function extendRequestDeadline(until: number): void {
   const scope = storage.getStore();
   if (scope?.deadline !== undefined && scope.deadline < until) scope.deadline = until;
+}
+
+/**
+ * Holds the running request's answer until `work` has run: it runs once per `key` however often
+ * it is asked for, when the answer is about to leave (`settleBeforeAnswer`), after everything the
+ * handler wrote has committed. Answers false outside a request, or once its answer has started to
+ * leave: the caller then runs `work` itself.
+ */
+export function beforeAnswer(key: string, work: () => Promise<void>): boolean {
+  const answer = storage.getStore()?.answer;
+  if (!answer || answer.answered) return false;
+  (answer.work ??= new Map()).set(key, work);
+  return true;
+}
+
+/**
+ * Runs the work held for `scope`'s answer (that of the running request when omitted) and resolves
+ * when all of it has finished, including work added meanwhile; never rejects (each work reports
+ * its own failures). Undefined when nothing is held, so an answer with nothing to wait for pays
+ * no extra turn. `final`: the answer is leaving now; work asked for later runs at once.
+ */
+export function settleBeforeAnswer(scope?: { readonly deadline?: number }, final = false): Promise<void> | undefined {
+  const answer = ((scope ?? storage.getStore()) as TenantScope | undefined)?.answer;
+  if (!answer) return undefined;
+  if (final) answer.answered = true;
+  const work = answer.work;
+  if (!work?.size) return undefined;
+  return (async () => {
+    while (work.size > 0) {
+      const held = [...work.values()];
+      work.clear();
+      await Promise.all(held.map((run) => run().catch(() => undefined)));
+    }
+  })();
 }
 
 /**

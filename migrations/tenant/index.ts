@@ -32,6 +32,7 @@ import { QuietDuties1732344000000 } from './1732344000000-quiet-duties';
 import { RewindTokenMoments1732347000000 } from './1732347000000-rewind-token-moments';
 import { WorkspaceBlog1732347100000 } from './1732347100000-workspace-blog';
 import { ProfileRevisionAuthors1732347300000 } from './1732347300000-profile-revision-authors';
+import { TaskClaimNotices1732347400000 } from './1732347400000-task-claim-notices';
 import { McpSessions1732342000000 } from './1732342000000-mcp-sessions';
 import { TunnelSettings1732340000000 } from './1732340000000-tunnel-settings';
 import { HitlReviews1732345000000 } from './1732345000000-hitl-reviews';
@@ -76,4 +77,5 @@ export const TENANT_MIGRATIONS: MigrationClass[] = [
   ProfileRevisionAuthors1732347300000,
   HitlReviews1732345000000,
   ExecutorSettings1732345100000,
+  TaskClaimNotices1732347400000,
 ];

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { requestIsReadOnly } from '../../libs/tenancy';
+import { requestIsReadOnly, settleBeforeAnswer } from '../../libs/tenancy';
 import { reasonOf, toErrorResponse } from '../common/errors/error-response';
 import { ThrottledLog } from '../common/logging/throttled-log';
 import { AppConfig } from '../config/app-config';
@@ -96,6 +96,16 @@ export class McpServerFactory {
     return Object.keys(added).length ? { ...added, ...result } : result;
   }
 
+  /**
+   * The work the call's changes hold its answer for (the board version moved, BoardReadCache). The
+   * HTTP answer waits for it too (answer-hold.ts), but a call answered on an event stream (a
+   * session's, the legacy SSE transport) does not end its response: the call waits here.
+   */
+  private async settled(): Promise<void> {
+    const held = settleBeforeAnswer();
+    if (held) await held;
+  }
+
   /** Runs a tool; `observe` false for the repeated checks of a task, which are not calls of the client's (AI-log). */
   async call(name: string, args: unknown, observe = true): Promise<CallToolResult> {
     const tool = this.registry.get(name);
@@ -112,6 +122,7 @@ export class McpServerFactory {
       await this.gates?.check({ name, readOnly: tool.annotations.readOnlyHint === true });
       const result = await this.withExtras(await tool.invoke(args ?? {}), args);
       if (observe) await this.observers?.notify({ tool: name, args, startedAt, durationMs: performance.now() - started, outcome: 'ok' });
+      await this.settled();
       const text = result instanceof ToolText ? result.text : JSON.stringify(result ?? { ok: true });
       return { content: [{ type: 'text', text }], ...(tool.structured && { structuredContent: tool.structured(result) }) };
     } catch (error) {
@@ -122,6 +133,7 @@ export class McpServerFactory {
         this.outages.warn('tool calls failed: a tenant server is missing from SERVICE_TENANT_DB_URLS', { code: body.code, reason: reasonOf(error) });
       const errorCode = body.code ?? (unexpected ? 'INTERNAL' : undefined);
       if (observe) await this.observers?.notify({ tool: name, args, startedAt, durationMs: performance.now() - started, outcome: 'error', errorCode, errorDetail: body.detail });
+      await this.settled();
       return {
         isError: true,
         content: [{ type: 'text', text: body.detail }],

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
-import { requestScope, runInRequestScope } from '../../../libs/tenancy';
+import { answerLeaving, requestScope, runInRequestScope } from '../../../libs/tenancy';
+import { holdAnswer } from '../http/answer-hold';
 import { DATABASE_RETRY_AFTER_S, deadlineResponse } from './error-response';
 
 /** How often the open requests are checked against their deadlines. */
@@ -20,12 +21,13 @@ let checker: NodeJS.Timeout | undefined;
  * so a request costs no timer of its own). Database work of the request is bounded to end by the
  * deadline itself (`TenantDb`); this is the backstop for anything else that hangs. A long-poll
  * moves its request's deadline (`extendRequestDeadline`), and a stream that has sent its headers
- * is never cut.
+ * is never cut. Each answer waits for the work its request held for it (`holdAnswer`).
  */
 export function requestDeadlines(timeoutMs: number) {
   return (_req: Request, res: Response, next: NextFunction) =>
     runInRequestScope(() => {
       watch(res);
+      holdAnswer(res);
       next();
     }, Date.now() + timeoutMs);
 }
@@ -44,7 +46,8 @@ function check() {
   const now = Date.now();
   for (const entry of watched) {
     const { res, scope } = entry;
-    if (res.headersSent || res.writableEnded || res.destroyed) watched.delete(entry);
+    // An answer waiting for its held work (answer-hold.ts) has been given: it only has to leave.
+    if (res.headersSent || res.writableEnded || res.destroyed || answerLeaving(scope)) watched.delete(entry);
     else if ((scope.deadline ?? Infinity) <= now) {
       watched.delete(entry);
       const { status, body } = deadlineResponse();

@@ -22,6 +22,7 @@ export type RealtimeEventName =
   | 'sprint_item_changed'
   | 'goal_changed'
   | 'task_logged'
+  | 'task_changed'
   | 'hitl_created'
   | 'hitl_answered'
   | 'hitl_dismissed'

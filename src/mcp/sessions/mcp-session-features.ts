@@ -23,6 +23,7 @@ const CHANGES: Partial<Record<RealtimeEventName, ResourceKind[]>> = {
   handoff_generated: ['handoff', 'context'],
   handoff_accepted: ['handoff', 'context'],
   task_logged: ['goal', 'context'],
+  task_changed: ['goal', 'context'],
   session_started: ['context'],
   session_closed: ['context'],
   file_lock_claimed: ['context'],

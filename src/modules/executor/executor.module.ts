@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HitlModule } from '../hitl/hitl.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { ExecutorController } from './executor.controller';
 import { ExecutorWritesController } from './executor-writes.controller';
@@ -16,7 +17,7 @@ import { WorktreeMergesService } from './worktree-merges.service';
 
 /** Executors: registered machines, runs, queued tasks they take, experiments, worktrees and the orphan reaper. */
 @Module({
-  imports: [TenantsModule, HitlModule],
+  imports: [TenantsModule, HitlModule, SessionsModule],
   controllers: [ExecutorController, ExecutorWritesController, WorktreesController],
   providers: [MachinesService, RunsService, ExperimentsService, WorktreesService, OrphanMarks, OrphanReaperService, OrphanReaperSweeper, ExecutorTools, WorktreeMergesService],
 })

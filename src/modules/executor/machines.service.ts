@@ -90,13 +90,15 @@ export class MachinesService {
 
   /** Forgets a machine: its running runs are orphaned (their queued tasks go back to the queue) and its worktrees await cleanup. */
   async remove(projectId: string, machineId: string): Promise<void> {
-    await this.db.transaction(async (m) => {
+    const orphaned = await this.db.transaction(async (m) => {
       const machine = await this.require(m, projectId, machineId);
       const reason = `machine ${machine.name} was deregistered`;
-      await this.marks.orphanRuns(m, await m.findBy(ExecutorRun, { machine_id: machine.id, status: 'running' }), () => reason);
+      const runs = await this.marks.orphanRuns(m, await m.findBy(ExecutorRun, { machine_id: machine.id, status: 'running' }), () => reason);
       await this.marks.flagWorktreesOf(m, { machine_id: machine.id }, reason);
       await m.delete(RegisteredMachine, { id: machine.id });
+      return runs;
     });
+    await this.marks.announce(orphaned);
   }
 
   /** Whether the project can take another executor run now: free slots of live machines. */

@@ -10,7 +10,7 @@ import { Session } from '../sessions/session.entity';
 import { returnedRows } from '../tasks/task-rows';
 import { ToggleReaperDto } from './dto/toggle-reaper.dto';
 import { ExecutorRun } from './executor-run.entity';
-import { OrphanMarks } from './orphan-marks';
+import { OrphanedRuns, OrphanMarks } from './orphan-marks';
 import { OrphanReaperState } from './orphan-reaper-state.entity';
 import { RegisteredMachine } from './registered-machine.entity';
 import { Worktree } from './worktree.entity';
@@ -76,7 +76,7 @@ export class OrphanReaperService {
    */
   async passIfDue(projectId: string): Promise<boolean> {
     const dialect = this.db.dialect;
-    return this.db.transaction(async (m) => {
+    const pass = await this.db.transaction(async (m) => {
       await this.ensureRow(m, projectId);
       const now = this.clock.now();
       // A twentieth of the interval of slack, so that a timer firing a little early does not skip a whole interval.
@@ -88,22 +88,25 @@ export class OrphanReaperService {
           RETURNING project_id`,
         [sqlTimestamp(dialect, now), projectId, sqlTimestamp(dialect, due)],
       );
-      if (returnedRows(await m.query(sql, params)).length === 0) return false;
+      if (returnedRows(await m.query(sql, params)).length === 0) return null;
       const runs = await this.orphanRuns(m, projectId);
       const worktrees = await this.flagOrphanWorktrees(m, projectId);
-      if (runs + worktrees > 0) {
+      if (runs.count + worktrees > 0) {
         await m.update(
           OrphanReaperState,
           { project_id: projectId },
-          { orphaned_runs_total: () => `orphaned_runs_total + ${runs}`, flagged_worktrees_total: () => `flagged_worktrees_total + ${worktrees}` },
+          { orphaned_runs_total: () => `orphaned_runs_total + ${runs.count}`, flagged_worktrees_total: () => `flagged_worktrees_total + ${worktrees}` },
         );
       }
-      return true;
+      return runs;
     });
+    if (!pass) return false;
+    await this.marks.announce(pass);
+    return true;
   }
 
-  /** Marks the project's running runs whose machine or session is gone; answers how many. */
-  async orphanRuns(m: EntityManager, projectId: string): Promise<number> {
+  /** Marks the project's running runs whose machine or session is gone; the sessions that held their queued tasks are owed a notice. */
+  async orphanRuns(m: EntityManager, projectId: string): Promise<OrphanedRuns> {
     const running = await m.findBy(ExecutorRun, { project_id: projectId, status: 'running' });
     const gone = await this.goneHolders(m, projectId, running);
     return this.marks.orphanRuns(

@@ -3,13 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { bindParams, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { ProjectSettingsService } from '../project-settings/project-settings.service';
 import { lockProject } from '../projects/project-lock.util';
 import { requireProject } from '../projects/require-project.util';
 import { DEFAULT_PAGE_SIZE } from '../tasks/dto/page-query.dto';
 import { requireSessionOf } from '../tasks/session-of-project.util';
+import { publishTaskChanged } from '../tasks/task-changed.util';
 import { returnedRows } from '../tasks/task-rows';
 import { Task } from '../tasks/task.entity';
+import { TaskStatus } from '../tasks/tasks.constants';
 import { TaskView, toTaskView } from '../tasks/task.view';
 import { ClaimQueuedTaskDto } from './dto/claim-queued-task.dto';
 import { FinishRunDto } from './dto/finish-run.dto';
@@ -43,6 +46,7 @@ export class RunsService {
     private readonly clock: Clock,
     private readonly machines: MachinesService,
     private readonly settings: ProjectSettingsService,
+    private readonly realtime: RealtimeEvents,
   ) {}
 
   /** Newest first, optionally of one status. */
@@ -79,7 +83,7 @@ export class RunsService {
   /** The oldest queued task of the project, taken by `machine_id` (which needs a free slot); nothing left answers claimed: false. */
   async claimQueued(projectId: string, input: ClaimQueuedTaskDto): Promise<QueuedClaim> {
     const dialect = this.db.dialect;
-    return this.db.transaction(async (m) => {
+    const claim = await this.db.transaction(async (m): Promise<QueuedClaim> => {
       await this.machines.require(m, projectId, input.machine_id, true);
       if (input.session_id) await requireSessionOf(m, input.session_id, projectId, { active: true });
       // Over the cap the task stays queued: it is taken when a run of the project finishes.
@@ -110,18 +114,24 @@ export class RunsService {
       );
       return { claimed: true as const, task: toTaskView(task), run: toRunView(run) };
     });
+    if (claim.claimed) publishTaskChanged(this.realtime, claim.task, 'claimed');
+    return claim;
   }
 
   /** Finishes a running run; its queued task, if any, finishes with it (done or failed). */
   async finish(projectId: string, runId: string, input: FinishRunDto): Promise<RunView> {
-    return this.db.transaction(async (m) => {
+    const { view, task } = await this.db.transaction(async (m) => {
       const run = await this.require(m, projectId, runId);
       const now = this.clock.now();
       const result = await m.update(ExecutorRun, { id: run.id, status: 'running' }, { status: input.status, summary: input.summary ?? null, finished_at: now, updated_at: now });
       if (!result.affected) throw ExecutorError.runNotRunning(run.id, run.status);
-      if (run.task_id) await m.update(Task, { id: run.task_id, status: 'in_progress' }, { status: input.status === 'succeeded' ? 'done' : 'failed', updated_at: now });
-      return toRunView(await m.findOneByOrFail(ExecutorRun, { id: run.id }));
+      const status: TaskStatus = input.status === 'succeeded' ? 'done' : 'failed';
+      const finished = run.task_id ? await m.update(Task, { id: run.task_id, status: 'in_progress' }, { status, updated_at: now }) : undefined;
+      const task = run.task_id && finished?.affected ? { id: run.task_id, project_id: run.project_id, status } : null;
+      return { view: toRunView(await m.findOneByOrFail(ExecutorRun, { id: run.id })), task };
     });
+    if (task) publishTaskChanged(this.realtime, task, 'finished');
+    return view;
   }
 
   async requireExperiment(m: EntityManager, projectId: string, experimentId: string): Promise<Experiment> {

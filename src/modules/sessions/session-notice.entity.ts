@@ -25,9 +25,13 @@ export class SessionNotice {
   @IdColumn({ nullable: true })
   item_id!: string | null;
 
-  /** The item's slug (or the task's title) as it was when the claim was lost. */
+  /** The item's slug (or the task's description) as it was when the claim was lost. */
   @Column('text', { nullable: true })
   item_ref!: string | null;
+
+  /** The queued task whose claim was lost (claim_lost of a task; item_id is then null). */
+  @IdColumn({ nullable: true })
+  task_id!: string | null;
 
   @IdColumn({ nullable: true })
   taken_by_session_id!: string | null;

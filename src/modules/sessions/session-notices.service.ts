@@ -13,9 +13,12 @@ export interface SessionNoticeView {
   kind: SessionNoticeKind;
   /** The file (lock_expired, lock_taken) or null. */
   file_path: string | null;
-  /** The sprint item (claim_lost) or null. */
+  /** The sprint item (claim_lost of an item) or null. */
   item_id: string | null;
   item: string | null;
+  /** The task and its description (claim_lost of a task) or null. */
+  task_id: string | null;
+  task: string | null;
   /** The session that took it (null when a lock simply lapsed, or a person took it from the dashboard). */
   taken_by_session_id: string | null;
   taken_by_session_name: string | null;
@@ -30,7 +33,9 @@ export interface NewNotice {
   kind: SessionNoticeKind;
   filePath?: string;
   itemId?: string;
+  /** The item's slug, or the task's description. */
   itemRef?: string;
+  taskId?: string;
   /** The session that took it (its name is looked up), or null. */
   takenById?: string | null;
   at: Date;
@@ -45,10 +50,10 @@ export interface RecordedNotice {
 
 /**
  * The notices a session is owed when its file lock lapses or is taken by force, or its claimed
- * item is taken over or put back: recorded in the transaction that took it, delivered once — on
- * the session's next heartbeat or in the next MCP tool answer that names it — and announced
- * (`session.notified`) so that a message wakes a session waiting for one. Only the session that
- * lost something is ever told.
+ * sprint item or queued task is taken over or put back: recorded in the transaction that took
+ * it, delivered once — on the session's next heartbeat or in the next MCP tool answer that names
+ * it — and announced (`session.notified`) so that a message wakes a session waiting for one.
+ * Only the session that lost something is ever told.
  */
 @Injectable()
 export class SessionNotices implements OnModuleInit {
@@ -89,7 +94,8 @@ export class SessionNotices implements OnModuleInit {
         kind: n.kind,
         file_path: n.filePath ?? null,
         item_id: n.itemId ?? null,
-        item_ref: n.itemRef ?? null,
+        item_ref: n.itemRef === undefined ? null : n.itemRef.slice(0, ITEM_REF_MAX),
+        task_id: n.taskId ?? null,
         taken_by_session_id: n.takenById ?? null,
         taken_by_session_name: n.takenById ? (names.get(n.takenById) ?? null) : null,
         occurred_at: n.at,
@@ -126,7 +132,7 @@ export class SessionNotices implements OnModuleInit {
       const [sql, params] = bindParams(
         dialect,
         `UPDATE session_notices SET delivered_at = $1 WHERE session_id = $2 AND delivered_at IS NULL AND id IN (${marks})
-         RETURNING id, project_id, session_id, kind, file_path, item_id, item_ref, taken_by_session_id, taken_by_session_name, occurred_at`,
+         RETURNING id, project_id, session_id, kind, file_path, item_id, item_ref, task_id, taken_by_session_id, taken_by_session_name, occurred_at`,
         [sqlTimestamp(dialect, now), sessionId, ...ids],
       );
       const result: unknown = await m.query(sql, params);
@@ -140,6 +146,9 @@ export class SessionNotices implements OnModuleInit {
   }
 }
 
+/** A task's description is named in its notice up to this length. */
+const ITEM_REF_MAX = 200;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function toNoticeView(row: SessionNotice): SessionNoticeView {
@@ -152,14 +161,18 @@ function toNoticeView(row: SessionNotice): SessionNoticeView {
       : `your lock on ${row.file_path} expired at ${at}; claim the file again before editing it`;
   } else if (row.kind === 'lock_taken') {
     detail = `your lock on ${row.file_path} was taken by ${by ?? 'a person, from the dashboard'} at ${at}`;
+  } else if (row.task_id) {
+    detail = `you no longer hold task ${row.task_id} (${row.item_ref ?? 'no description'}): ${by ? `${by} took it` : 'it was put back in the queue for another claimer'} at ${at}`;
   } else {
     detail = `you no longer hold sprint item ${row.item_ref ?? row.item_id}: ${by ? `${by} took it` : 'it was put back or changed'} at ${at}`;
   }
   return {
     kind: row.kind,
     file_path: row.file_path,
-    item_id: row.item_id,
-    item: row.item_ref,
+    item_id: row.task_id ? null : row.item_id,
+    item: row.task_id ? null : row.item_ref,
+    task_id: row.task_id ?? null,
+    task: row.task_id ? row.item_ref : null,
     taken_by_session_id: row.taken_by_session_id,
     taken_by_session_name: row.taken_by_session_name,
     at,

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { bindParams, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { RealtimeEvents } from '../../common/events/realtime-events';
 import { requireProject } from '../projects/require-project.util';
 import { SessionCloseHooks } from '../sessions/session-close-hooks';
 import { SessionHandovers } from '../sessions/session-handovers';
@@ -9,6 +10,7 @@ import { ClaimableQueryDto } from './dto/claimable-query.dto';
 import { DEFAULT_PAGE_SIZE } from './dto/page-query.dto';
 import { ReleaseTaskDto } from './dto/release-task.dto';
 import { requireSessionOf } from './session-of-project.util';
+import { publishTaskChanged } from './task-changed.util';
 import { returnedRows } from './task-rows';
 import { Task } from './task.entity';
 import { TaskView, toTaskView } from './task.view';
@@ -31,6 +33,7 @@ export class TaskClaimsService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly closeHooks: SessionCloseHooks,
     private readonly handovers: SessionHandovers,
+    private readonly realtime: RealtimeEvents,
   ) {}
 
   onModuleInit() {
@@ -58,7 +61,7 @@ export class TaskClaimsService implements OnModuleInit {
 
   async claim(projectId: string, input: ClaimTaskDto): Promise<ClaimResult> {
     const dialect = this.db.dialect;
-    return this.db.transaction(async (m) => {
+    const result = await this.db.transaction(async (m): Promise<ClaimResult> => {
       await requireProject(m, projectId);
       const session = await requireSessionOf(m, input.session_id, projectId, { active: true });
       const now = sqlTimestamp(dialect, this.clock.now());
@@ -80,12 +83,14 @@ export class TaskClaimsService implements OnModuleInit {
       if (!task) throw TaskError.notFound(input.task_id);
       return { claimed: false as const, claimed_by: task.status === 'in_progress' ? task.claimed_by : null, task: toTaskView(task) };
     });
+    if (result.claimed) publishTaskChanged(this.realtime, result.task, 'claimed');
+    return result;
   }
 
   /** Hands a claimed task back (pending, unclaimed); only the session that claimed it may. */
   async release(projectId: string, input: ReleaseTaskDto): Promise<{ released: true; task: TaskView }> {
     const dialect = this.db.dialect;
-    return this.db.transaction(async (m) => {
+    const result = await this.db.transaction(async (m) => {
       await requireProject(m, projectId);
       await requireSessionOf(m, input.session_id, projectId);
       const [sql, params] = bindParams(
@@ -102,5 +107,7 @@ export class TaskClaimsService implements OnModuleInit {
       if (task.status !== 'in_progress') throw TaskError.notClaimed(task.id, task.status);
       throw TaskError.claimedByOther(task.id, task.claimed_by);
     });
+    publishTaskChanged(this.realtime, result.task, 'released');
+    return result;
   }
 }

@@ -14,6 +14,7 @@ import { UpdateTaskDto } from './dto/update-task.dto';
 import { requireSessionOf } from './session-of-project.util';
 import { Task } from './task.entity';
 import { insertTask } from './task-rows';
+import { publishTaskChanged } from './task-changed.util';
 import { TaskView, toTaskView } from './task.view';
 import { TASK_TRANSITIONS, TaskStatus } from './tasks.constants';
 import { TaskError } from './tasks.errors';
@@ -117,7 +118,7 @@ export class TasksService {
     if (input.status === undefined && input.description === undefined) {
       throw RequestError.invalidInput('give status and/or description to change');
     }
-    return this.db.transaction(async (m) => {
+    const view = await this.db.transaction(async (m) => {
       const task = await this.require(m, id);
       const changes: Partial<Task> = { updated_at: this.clock.now() };
       if (input.description !== undefined) changes.description = input.description;
@@ -134,11 +135,19 @@ export class TasksService {
       }
       return toTaskView({ ...task, ...changes });
     });
+    publishTaskChanged(this.realtime, view, input.status === 'done' || input.status === 'failed' ? 'finished' : 'updated');
+    return view;
   }
 
   async remove(id: string): Promise<void> {
-    const result = await this.db.transaction((m) => m.delete(Task, { id }));
-    if (!result.affected) throw TaskError.notFound(id);
+    const removed = await this.db.transaction(async (m) => {
+      const task = await findById(m, Task, id);
+      if (!task) throw TaskError.notFound(id);
+      const result = await m.delete(Task, { id: task.id });
+      return result.affected ? task : null;
+    });
+    if (!removed) throw TaskError.notFound(id);
+    publishTaskChanged(this.realtime, removed, 'deleted');
   }
 
   private async require(m: EntityManager, id: string): Promise<Task> {
