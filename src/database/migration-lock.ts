@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { DataSource, QueryRunner } from 'typeorm';
+import { HeldLock, LockTransaction } from './lock-transaction';
 
 /** Advisory lock key held while one runner migrates; every runner (a booting instance, `npm run migrate`) takes it. */
 export const MIGRATION_LOCK = 0x6261746f; // "bato"
 
-/** How often the lock's idle transaction says something, so no pooler or idle timeout ends it mid-run. */
-const HEARTBEAT_MS = 15_000;
+/** How often a runner waiting for the lock tries again. */
 const RETRY_MS = 250;
 
 /** Who holds the migration lock, as Postgres sees that connection. */
@@ -44,9 +44,7 @@ export interface MigrationLockOptions {
 }
 
 /** A held migration lock; `release` ends it (also safe to call twice). */
-export interface HeldMigrationLock {
-  release(): Promise<void>;
-}
+export type HeldMigrationLock = HeldLock;
 
 /**
  * Takes the cluster-wide migration lock on the shared Postgres: a transaction-scoped advisory
@@ -58,19 +56,13 @@ export interface HeldMigrationLock {
  * connection, Postgres rolls the transaction back and the lock is free: nothing stale to clear.
  */
 export async function acquireMigrationLock(source: DataSource, options: MigrationLockOptions): Promise<HeldMigrationLock> {
-  const runner = source.createQueryRunner();
-  let heartbeat: NodeJS.Timeout | undefined;
+  const held = await LockTransaction.open(source, options.label);
   try {
-    await runner.connect();
-    await runner.startTransaction();
-    await runner.query(`SELECT set_config('application_name', $1, true), set_config('idle_in_transaction_session_timeout', '0', true)`, [options.label.slice(0, 63)]);
     const started = Date.now();
     let reported = -Infinity;
-    for (;;) {
-      const [row] = (await runner.query('SELECT pg_try_advisory_xact_lock($1) AS ok', [MIGRATION_LOCK])) as { ok: boolean }[];
-      if (row.ok) break;
+    while (!(await held.tryLock('$1', [MIGRATION_LOCK]))) {
       const waited = Date.now() - started;
-      const holder = await lockHolder(runner);
+      const holder = await lockHolder(held.runner);
       if (waited >= options.waitMs) throw new MigrationLockBusy(holder, waited);
       if (options.onWait && waited - reported >= (options.reportEveryMs ?? 30_000)) {
         reported = waited;
@@ -78,28 +70,11 @@ export async function acquireMigrationLock(source: DataSource, options: Migratio
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, options.waitMs - waited)));
     }
-    heartbeat = setInterval(() => void runner.query('SELECT 1').catch(() => undefined), HEARTBEAT_MS);
-    heartbeat.unref();
   } catch (error) {
-    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-    await runner.release().catch(() => undefined);
+    await held.release();
     throw error;
   }
-  let released = false;
-  return {
-    async release() {
-      if (released) return;
-      released = true;
-      clearInterval(heartbeat);
-      try {
-        await runner.commitTransaction();
-      } catch {
-        // The connection went away: so did the lock.
-      } finally {
-        await runner.release().catch(() => undefined);
-      }
-    },
-  };
+  return held;
 }
 
 /** The connection that holds the migration lock in this database, if Postgres shows it. */

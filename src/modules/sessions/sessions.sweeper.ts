@@ -6,7 +6,7 @@ import { ThrottledLog } from '../../common/logging/throttled-log';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
 import { SHARED_DATA_SOURCE } from '../../database/database.module';
-import { HeldSweepLock, trySweepLock } from '../../database/sweep-lock';
+import { HeldLock, tryLockFor } from '../../database/lock-transaction';
 import { TenantDirectory } from '../tenants/tenant-directory.service';
 import { FileLocksService } from './file-locks.service';
 import { SessionsService } from './sessions.service';
@@ -19,7 +19,7 @@ export const SWEEP_LOCK = 0x73776570; // "swep"
  * SERVICE_SESSION_TIMEOUT_SECONDS) in every tenant, every
  * SERVICE_SWEEP_INTERVAL_SECONDS, and removes the file locks that lapsed under
  * live sessions, telling each holder (lock_expired). With several instances on one Postgres, a
- * transaction-scoped advisory lock (`trySweepLock`, safe behind a transaction-mode pooler) lets
+ * transaction-scoped advisory lock (`tryLockFor`, safe behind a transaction-mode pooler) lets
  * one of them sweep; each close is conditional anyway.
  * On shutdown the sweep in progress stops after its current tenant and is
  * waited for before the database connections close.
@@ -70,9 +70,9 @@ export class SessionsSweeper implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async sweepAllTenants(): Promise<number> {
-    let lock: HeldSweepLock | null = null;
+    let lock: HeldLock | null = null;
     if (this.config.databaseType === 'postgres') {
-      lock = await trySweepLock(this.source, SWEEP_LOCK, 'baton session sweep');
+      lock = await tryLockFor(this.source, '$1', [SWEEP_LOCK], 'baton session sweep');
       if (!lock) return 0;
     }
     try {

@@ -1,6 +1,7 @@
 import { DataSource, QueryRunner } from 'typeorm';
 import { CONTROL_SCHEMA, createTenantSchema, dropTenantSchema, latestMigrationName, quoteIdent, runMigrations } from '../../../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../../../migrations/tenant';
+import { HeldLock, tryLockFor } from '../../database/lock-transaction';
 import { stopNotingChanges, withLockRetries } from './tenant-changes';
 import { copiedTables, qualified, tablesOf } from './tenant-copy';
 
@@ -27,7 +28,6 @@ export interface MovingTenant {
 /** Advisory-lock keys (two int4) of a tenant's move. */
 const MOVE_LOCK = "hashtext('baton tenant move'), hashtext($1)";
 /** How often the lock's idle transaction says something, so no idle timeout ends it. */
-const HEARTBEAT_MS = 15_000;
 
 export async function tenantRow(control: QueryRunner, tenantId: string): Promise<MovingTenant | undefined> {
   const rows: MovingTenant[] = await control.query(
@@ -45,33 +45,9 @@ export async function tenantRow(control: QueryRunner, tenantId: string): Promise
  * ends, however the run ended. So a `moving_to` found set while the lock is free was left by a run
  * that is gone.
  */
-export async function holdMoveLock(control: DataSource, tenantId: string, label: string): Promise<{ release(): Promise<void> } | undefined> {
-  const runner = control.createQueryRunner();
-  await runner.connect();
-  let heartbeat: NodeJS.Timeout | undefined;
-  try {
-    await runner.query('BEGIN');
-    await runner.query(`SELECT set_config('application_name', $1, true), set_config('idle_in_transaction_session_timeout', '0', true)`, [label.slice(0, 63)]);
-    const [row]: { ok: boolean }[] = await runner.query(`SELECT pg_try_advisory_xact_lock(${MOVE_LOCK}) AS ok`, [tenantId]);
-    if (!row.ok) throw new LockBusy();
-    heartbeat = setInterval(() => void runner.query('SELECT 1').catch(() => undefined), HEARTBEAT_MS);
-    heartbeat.unref();
-  } catch (error) {
-    await runner.query('ROLLBACK').catch(() => undefined);
-    await runner.release().catch(() => undefined);
-    if (error instanceof LockBusy) return undefined;
-    throw error;
-  }
-  return {
-    async release() {
-      clearInterval(heartbeat);
-      await runner.query('COMMIT').catch(() => undefined);
-      await runner.release().catch(() => undefined);
-    },
-  };
+export function holdMoveLock(control: DataSource, tenantId: string, label: string): Promise<HeldLock | null> {
+  return tryLockFor(control, MOVE_LOCK, [tenantId], label);
 }
-
-class LockBusy extends Error {}
 
 /** Whether the tenant is behind the tenant migrations (a move copies between identical shapes only). */
 export function isCurrent(tenant: MovingTenant): boolean {
