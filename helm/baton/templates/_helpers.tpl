@@ -64,7 +64,11 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* Environment shared by the Deployment and the migration Job. */}}
+{{/*
+Environment shared by the Deployment and the migration Job. SERVICE_TENANT_DB_URLS is in the
+chart's own Secret only when secrets.tenantDatabaseUrls lists servers (the variable is left out
+otherwise); an existing Secret may or may not hold it, so it is read as optional there.
+*/}}
 {{- define "baton.env" -}}
 - name: SERVICE_MODE
   value: hosted
@@ -90,6 +94,16 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
     secretKeyRef:
       name: {{ include "baton.secretName" . }}
       key: {{ .Values.existingSecretKeys.databaseUrl }}
+{{- if or .Values.existingSecret .Values.secrets.tenantDatabaseUrls }}
+- name: SERVICE_TENANT_DB_URLS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "baton.secretName" . }}
+      key: {{ .Values.existingSecretKeys.tenantDatabaseUrls }}
+      {{- if .Values.existingSecret }}
+      optional: true
+      {{- end }}
+{{- end }}
 - name: SERVICE_CACHE_URL
   valueFrom:
     secretKeyRef:
