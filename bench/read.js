@@ -29,6 +29,7 @@ const { startBaton, startCeiling, request } = require('./lib/servers');
 const { coldStart, startCommand } = require('./lib/cold-start');
 const { median, pad, ratio, verdict } = require('./lib/figures');
 const { loadSettings, setting } = require('./lib/settings');
+const { stopOnInterrupt } = require('./lib/interrupt');
 
 const TARGETS = {
   postgres_ratio_min: 0.7,
@@ -59,20 +60,7 @@ async function run({ root }) {
   );
 
   const closers = [];
-  // First Ctrl-C: finish the current step, then clean up (the database, temp dirs). The same
-  // signal may arrive twice (from the terminal and from a parent bench/run.js forwarding it);
-  // a repeat more than 2 s later exits at once.
-  let interrupted = 0;
-  const onSignal = () => {
-    if (interrupted && Date.now() - interrupted > 2000) process.exit(130);
-    if (!interrupted) process.stderr.write('interrupted: stopping after the current step and cleaning up\n');
-    interrupted ||= Date.now();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const check = () => {
-    if (interrupted) throw new Error('interrupted');
-  };
+  const check = stopOnInterrupt();
 
   try {
     // --- Baton self-hosted on SQLite

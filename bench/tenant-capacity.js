@@ -48,6 +48,7 @@ const { figureRow, median, pad, printFigures, ratio } = require('./lib/figures')
 const { startPrivatePostgres } = require('./lib/private-postgres');
 const { startBaton } = require('./lib/servers');
 const { setting } = require('./lib/settings');
+const { stopOnInterrupt } = require('./lib/interrupt');
 
 const DEFAULT_STEPS = [0, 100, 250, 500, 1000];
 const MB = 1e6;
@@ -312,17 +313,7 @@ async function run({ root, args }) {
   console.log(`machine: ${cores} cores (os.cpus().length), ${machine.model}, ${machine.memory_gb} GB`);
 
   const closers = [];
-  let interrupted = 0;
-  const onSignal = () => {
-    if (interrupted && Date.now() - interrupted > 2000) process.exit(130);
-    if (!interrupted) process.stderr.write('interrupted: stopping after the current step and cleaning up\n');
-    interrupted ||= Date.now();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const check = () => {
-    if (interrupted) throw new Error('interrupted');
-  };
+  const check = stopOnInterrupt();
 
   const measured = [];
   let postgres;

@@ -2,23 +2,15 @@ import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { JsonLogger } from '../common/logging/json-logger';
-import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
+import { configOrExit } from './cli-config';
 
 /**
  * Boots the application without HTTP for a command-line task. Logs go to
  * stderr so that stdout carries only the command's result.
  */
 export async function withCliContext(task: (app: INestApplicationContext, config: AppConfig) => Promise<void>): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = configOrExit();
   const logger = new JsonLogger('warn', (line) => process.stderr.write(line + '\n'));
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger });
   try {

@@ -5,7 +5,8 @@ import { OutboundGuard } from '../../libs/outbound-guard';
 import { redactSecrets } from '../../libs/secrets';
 import { JsonLogger } from '../common/logging/json-logger';
 import { sealerFor } from '../common/sealer';
-import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
+import { configOrExit } from './cli-config';
 import { applySharedMigrations, pendingSharedMigrations, sharedMigrationTarget } from '../database/database-migrator';
 import { postgresOptions, sharedDataSourceOptions } from '../database/data-source-options';
 import { TenantServers } from '../../libs/tenancy';
@@ -207,16 +208,7 @@ async function migrate(source: DataSource, config: AppConfig, options: Options):
  */
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      say(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = configOrExit();
   // Library logs (a BYODB refusal's reason) go to stderr: stdout carries only the summary.
   Logger.overrideLogger(new JsonLogger('warn', (line) => process.stderr.write(line + '\n')));
   const source = await open(config, options.concurrency);

@@ -4,7 +4,8 @@ import { DataSource, DataSourceOptions, QueryRunner } from 'typeorm';
 import { serverKeyOf, TenantServers } from '../../libs/tenancy';
 import { redactSecrets } from '../../libs/secrets';
 import { JsonLogger } from '../common/logging/json-logger';
-import { AppConfig, ConfigError, loadConfig } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
+import { configOrExit } from './cli-config';
 import { postgresOptions } from '../database/data-source-options';
 import { lockLabel } from '../database/migration-lock';
 import {
@@ -313,16 +314,7 @@ class Mover {
  * docs/decisions.md, "Moving a tenant between servers online"). Sets the exit status.
  */
 export async function moveTenant(options: Options) {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      say(error.message);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = configOrExit();
   if (!config.isHosted || !config.dbUrl) {
     say('tenant:move needs SERVICE_MODE=hosted and SERVICE_DB_URL: a self-hosted instance has one local tenant');
     process.exit(78);
