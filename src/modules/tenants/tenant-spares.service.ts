@@ -47,15 +47,18 @@ export class TenantSpares implements BeforeApplicationShutdown {
   async claim(name: string, placement: string | null): Promise<string | undefined> {
     if (!this.config.isHosted || this.config.tenantSpares === 0) return undefined;
     const placements = this.servers.placeable().map((s) => this.servers.placementOf(s.key));
+    // Through a CTE: TypeORM answers a bare UPDATE with [rows, count].
     const rows: { id: string }[] = await this.source.query(
-      `UPDATE control.tenants SET status = 'active', name = $1, created_at = now(), updated_at = now()
-        WHERE status = 'spare' AND id = (
-          SELECT id FROM control.tenants
-           WHERE status = 'spare' AND migrated_to = $3 AND moving_to IS NULL AND db_url_sealed IS NULL
-             AND (db_server = ANY($4::text[]) OR ($5 AND db_server IS NULL))
-           ORDER BY db_server IS NOT DISTINCT FROM $2 DESC, created_at, id
-           LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING id`,
+      `WITH claimed AS (
+         UPDATE control.tenants SET status = 'active', name = $1, created_at = now(), updated_at = now()
+          WHERE status = 'spare' AND id = (
+            SELECT id FROM control.tenants
+             WHERE status = 'spare' AND migrated_to = $3 AND moving_to IS NULL AND db_url_sealed IS NULL
+               AND (db_server = ANY($4::text[]) OR ($5 AND db_server IS NULL))
+             ORDER BY db_server IS NOT DISTINCT FROM $2 DESC, created_at, id
+             LIMIT 1 FOR UPDATE SKIP LOCKED)
+          RETURNING id)
+       SELECT id FROM claimed`,
       [name, placement, latestMigrationName(TENANT_MIGRATIONS), placements.filter((p) => p !== null), placements.includes(null)],
     );
     return rows[0]?.id;
