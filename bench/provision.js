@@ -72,10 +72,10 @@ async function run({ root }) {
     for (let i = 0; i < Math.max(50, opts.runs); i++) {
       const id = randomUUID();
       const start = process.hrtime.bigint();
-      await pg.query(
-        "INSERT INTO control.tenants (id, name, schema_name, status, created_at, updated_at) VALUES ($1, 'bench insert', $2, 'bench', now(), now())",
-        [id, `bench_${id.replace(/-/g, '')}`],
-      );
+      await pg.query("INSERT INTO control.tenants (id, name, schema_name, status, created_at, updated_at) VALUES ($1, 'bench insert', $2, 'bench', now(), now())", [
+        id,
+        `bench_${id.replace(/-/g, '')}`,
+      ]);
       inserts.push(ms(start));
     }
     await pg.query("DELETE FROM control.tenants WHERE status = 'bench'");
@@ -121,7 +121,9 @@ async function run({ root }) {
     console.log(`without spares: provision median ${figures.without_ms} ms (runs ${without.map(round).join(', ')})`);
     console.log(`with ${opts.spares} spares: provision median ${figures.with_ms} ms (runs ${withTimes.map(round).join(', ')}); sign-up median ${figures.sign_up_ms} ms`);
     console.log(`start with ${opts.spares} spares until the reserve is full: ${figures.reserve_fill_ms} ms`);
-    console.log(`reference: one bare INSERT into control.tenants ${figures.insert_ms} ms; provision with a spare = ${trips} of them; ${round(figures.without_ms / figures.with_ms)}x faster than without`);
+    console.log(
+      `reference: one bare INSERT into control.tenants ${figures.insert_ms} ms; provision with a spare = ${trips} of them; ${round(figures.without_ms / figures.with_ms)}x faster than without`,
+    );
 
     const rows = [
       figureRow({ figure: 'provision with a spare', value: figures.with_ms, unit: 'ms', ceiling: ceilings.provision_ms }),

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { serverKeyOf } from '../libs/tenancy';
 import { TENANT_MIGRATIONS } from '../migrations/tenant';
 import { TenantDirectory } from '../src/modules/tenants/tenant-directory.service';
@@ -5,9 +6,10 @@ import { TenantSpares } from '../src/modules/tenants/tenant-spares.service';
 import { freshEmail, signIn } from './support/accounts';
 import { adminClient, ADMIN_PASSWORD } from './support/admin';
 import { Http } from './support/http';
-import { createBareTenants, migrateEnv, runMigrate, schemaOf } from './support/migrate-cli';
+import { createBareTenants, migrateEnv, runBuiltCli, runMigrate, schemaOf } from './support/migrate-cli';
 import { TestDatabase } from './support/pg-database';
 import { createProject } from './support/projects';
+import { REPO_ROOT } from './support/processes';
 import { describePostgres } from './support/suites';
 import { hostedEnv, provisionTenant, startApp, TestApp } from './support/test-app';
 import { waitUntil } from './support/wait';
@@ -123,7 +125,7 @@ describePostgres('tenants made in advance (SERVICE_TENANT_SPARES)', () => {
     expect(listed.body[0].name).toMatch(/workspace$/);
   }, 60_000);
 
-  test('spares are no workspace: /admin health and stats count active tenants only, background jobs walk active tenants only', async () => {
+  test('spares are no workspace: /admin health and stats count active tenants only, background jobs walk active tenants only, tenant:move refuses one', async () => {
     const left = await reserve();
     const workspaces = await active();
     expect(left.length).toBeGreaterThan(0);
@@ -140,6 +142,17 @@ describePostgres('tenants made in advance (SERVICE_TENANT_SPARES)', () => {
     const walked = (await app.app.get(TenantDirectory).listContexts()).map((c) => c.tenantId);
     expect(walked.sort()).toEqual(workspaces.map((w) => w.id).sort());
     for (const spare of left) expect(await app.app.get(TenantDirectory).contextOf(spare.id)).toBeUndefined();
+    const spare = left[0];
+    const to = servers[1 - keys.indexOf(spare.db_server!)].url;
+    const move = await runBuiltCli(join(REPO_ROOT, 'dist/src/cli/tenant-move.js'), { ...migrateEnv(db.url), SERVICE_TENANT_DB_URLS: env.SERVICE_TENANT_DB_URLS }, [
+      '--tenant',
+      spare.id,
+      '--to',
+      to,
+    ]);
+    expect(move.code).toBe(2);
+    expect(move.summary).toMatchObject({ tenant_id: spare.id, moved: false, error: `tenant ${spare.id} is a spare, made in advance and not yet a workspace: nothing to move` });
+    expect((await spares()).find((s) => s.id === spare.id)).toMatchObject({ db_server: spare.db_server, status: 'spare' });
   }, 60_000);
 
   test('ten workspaces made at once are ten distinct tenants, each served; the reserve refills without overshooting', async () => {
@@ -191,9 +204,7 @@ describePostgres('tenants made in advance (SERVICE_TENANT_SPARES)', () => {
       expect((await new Http(plain.url, token).post('/projects', { name: 'plain' })).status).toBe(201);
       await plain.app.get(TenantSpares).settled();
       expect(await other.query('SELECT id, status FROM control.tenants')).toEqual([{ id: tenant_id, status: 'active' }]);
-      expect((await other.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'")).map((r) => r.nspname)).toEqual([
-        schemaOf(tenant_id),
-      ]);
+      expect((await other.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'")).map((r) => r.nspname)).toEqual([schemaOf(tenant_id)]);
     } finally {
       await plain.close();
       await other.drop();
