@@ -45,7 +45,8 @@ export class TenantSpares implements BeforeApplicationShutdown {
    * Returns its id, or undefined when there is none ready.
    */
   async claim(name: string, placement: string | null): Promise<string | undefined> {
-    if (!this.config.isHosted || this.config.tenantSpares === 0) return undefined;
+    // Whatever SERVICE_TENANT_SPARES says now: spares made before it was lowered to 0 are still handed out.
+    if (!this.config.isHosted) return undefined;
     const placements = this.servers.placeable().map((s) => this.servers.placementOf(s.key));
     // Through a CTE: TypeORM answers a bare UPDATE with [rows, count].
     const rows: { id: string }[] = await this.source.query(
