@@ -44,7 +44,9 @@ async function startBaton(root, env) {
   const logs = [];
   let app;
   try {
-    const config = loadConfig({ SERVICE_DATA_DIR: dataDir, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'warn', ...env }, root);
+    // No tenants made in advance unless a benchmark asks (bench/provision.js): the reserve is made in
+    // the background after start, which would run beside what a benchmark measures.
+    const config = loadConfig({ SERVICE_DATA_DIR: dataDir, SERVICE_PORT: '0', SERVICE_LOG_LEVEL: 'warn', SERVICE_TENANT_SPARES: '0', ...env }, root);
     app = await createApp(config, {
       logWrite: (line) => {
         logs.push(line);
@@ -81,7 +83,7 @@ async function startProcess(root, env, { timeoutMs = 30000 } = {}) {
   const [nodeFlags, script] = startCommand(root);
   const child = spawn(process.execPath, [...nodeFlags, path.join(root, script)], {
     cwd: root,
-    env: childEnv({ SERVICE_PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn', ...env }),
+    env: childEnv({ SERVICE_PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn', SERVICE_TENANT_SPARES: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = [];

@@ -106,6 +106,7 @@ class Mover {
     const control = await this.runnerOn(null);
     const tenant = await tenantRow(control, options.tenant);
     if (!tenant) throw new Refused(`no tenant ${options.tenant} in the control plane`);
+    if (tenant.status === 'spare') throw new Refused(`tenant ${tenant.id} is a spare, made in advance and not yet a workspace: nothing to move`);
     if (tenant.db_url_sealed) throw new Refused(`tenant ${tenant.id} keeps its data in its own database (BYODB): that database is its placement, and a move has nothing to copy`);
     if (!tenant.role_name) throw new Refused(`tenant ${tenant.id} has no role of its own: a move needs one (its grants are how its writes are frozen)`);
     if (this.placedOn(tenant) === toKey) throw new Refused(`tenant ${tenant.id} is on ${toKey} already`);

@@ -57,7 +57,7 @@ export async function startServerProcess(
   const [cmd, ...args] = options.command ?? [process.execPath, 'dist/src/main.js'];
   const child = spawn(cmd, args, {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, SERVICE_PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SERVICE_PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: 'warn', SERVICE_TENANT_SPARES: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -62,6 +62,8 @@ export function hostedEnv(dbUrl: string, extra: Record<string, string> = {}): Re
     APP_URL: 'http://127.0.0.1',
     SERVICE_TOKEN_CACHE_SECONDS: '0',
     SERVICE_AUTH_FAILURE_LIMIT: '1000000',
+    // No tenants made in advance: suites count schemas and tenants exactly; the spares suite turns them on.
+    SERVICE_TENANT_SPARES: '0',
     ...extra,
   };
 }

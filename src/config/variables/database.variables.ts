@@ -17,6 +17,14 @@ export const DATABASE_VARIABLES = {
     parse: connectionUrlList('postgres', 'postgresql'),
     default: [] as string[],
   }),
+  tenantSpares: variable({
+    name: 'SERVICE_TENANT_SPARES',
+    description:
+      'hosted: tenants kept provisioned in advance (schema, role, migrations) on each server new tenants may go to; a new workspace takes one at once instead of being made while its person waits, and instances serving HTTP make another in the background. Spares are no workspace: no list, count, sweep or bill shows them; npm run migrate migrates them. 0: each workspace is made when asked for',
+    sensitive: false,
+    parse: integer(0, 50),
+    default: 2,
+  }),
   dbFile: variable<string | undefined>({
     name: 'SERVICE_DB',
     description: 'path of the SQLite file (default: service.db under SERVICE_DATA_DIR)',
