@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Tenant placement: `db_server` names the Postgres server (database) that holds a tenant's
  * schema, by its key (`host:port/database`, never the credentials), when it is one of
  * `SERVICE_TENANT_DB_URLS` other than the control plane's own; null is the control plane's
- * database. `moving_to`: reserved for moving a tenant to another server (the server a move is
- * copying it to); no command moves tenants yet.
+ * database. `moving_to`: the server `npm run tenant:move` is copying the tenant to, while the
+ * move runs.
  */
 export class TenantPlacement1732460000000 implements MigrationInterface {
   name = 'TenantPlacement1732460000000';

@@ -23,7 +23,7 @@ export class TenantRecord {
   @Column('text', { nullable: true })
   db_server!: string | null;
 
-  /** Reserved for moving a tenant to another server: the server a move is copying it to. No command moves tenants yet, so nothing sets it. */
+  /** The server (key) `npm run tenant:move` is copying the tenant to while the move runs; null otherwise. */
   @Column('text', { nullable: true })
   moving_to!: string | null;
 
