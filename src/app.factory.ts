@@ -22,6 +22,8 @@ import { DASHBOARD_PATH, dashboardRouter } from './modules/dashboard/dashboard-s
 import { GatedWsAdapter } from './modules/site-gate/gated-ws-adapter';
 import { siteGateMiddleware } from './modules/site-gate/site-gate.middleware';
 import { SiteGate } from './modules/site-gate/site-gate.service';
+import { StorageCapInterceptor } from './modules/billing/storage-cap.interceptor';
+import { interceptWriteRoutes } from './common/http/write-route-interceptor';
 
 export interface CreateAppOptions {
   /** Where log lines go (tests capture them). Default: stdout. */
@@ -39,6 +41,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  // The storage cap concerns writes only: it runs on the routes a POST, PUT or PATCH can reach, decided here once.
+  interceptWriteRoutes(app, app.get(StorageCapInterceptor));
   // Before anything else: every request gets its id (X-Request-Id), its access-log line and its metrics.
   app.use(observeRequests(app.get(Metrics), app.get(Tracing), logger, config.accessLog));
   // The site gate comes first: nothing behind it (body parsing, routing, /mcp, the WebSocket) runs for a request it refuses.

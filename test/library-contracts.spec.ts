@@ -8,8 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Socket } from 'node:net';
+import { type AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { CallHandler, Controller, ExecutionContext, Get, Module, NestInterceptor, Post, RequestMethod } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Server as HttpServer } from 'node:http';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, getMetadataStorage, validate, ValidateNested, ValidationTypes } from 'class-validator';
 import { Client, Pool, Query } from 'pg';
@@ -20,6 +23,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolResultSchema, GetTaskPayloadRequestSchema, RELATED_TASK_META_KEY, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { ScopedRead } from '../libs/tenancy/scoped-read';
+import { interceptWriteRoutes } from '../src/common/http/write-route-interceptor';
 import { timedQuery } from '../libs/tenancy/timed-query';
 import { PG_ADMIN_URL } from './support/services';
 import { sleep } from './support/wait';
@@ -49,7 +53,7 @@ function installedVersion(pkg: string): string {
 }
 
 describe('pinned packages', () => {
-  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer', '@modelcontextprotocol/sdk'])(
+  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer', '@modelcontextprotocol/sdk', '@nestjs/common', '@nestjs/core'])(
     '%s is pinned to an exact version, and that version is installed',
     (pkg) => {
       const spec = manifest.dependencies[pkg];
@@ -376,6 +380,52 @@ describe('TypeORM internals (libs/tenancy/tenant-db.ts)', () => {
         await runner.release();
       }
     });
+  });
+});
+
+describe('Nest route metadata (src/common/http/write-route-interceptor.ts)', () => {
+  test("a route decorator records its method, and interceptors written into a handler's metadata after the application is created, before it listens, run on that route only", async () => {
+    await contractAsync(
+      '@nestjs/core',
+      "METHOD_METADATA ('method') holds a route's RequestMethod; INTERCEPTORS_METADATA ('__interceptors__') of a handler is read when routes are registered in init(), an object with intercept() used as it is, before the route's own",
+      async () => {
+        const seen: string[] = [];
+        const tagged = (tag: string): NestInterceptor => ({
+          intercept(_context: ExecutionContext, next: CallHandler) {
+            seen.push(tag);
+            return next.handle();
+          },
+        });
+        class Probe {
+          read() {
+            return { read: true };
+          }
+          write() {
+            return { written: true };
+          }
+        }
+        Controller('probe')(Probe);
+        Get()(Probe.prototype, 'read', Object.getOwnPropertyDescriptor(Probe.prototype, 'read')!);
+        Post()(Probe.prototype, 'write', Object.getOwnPropertyDescriptor(Probe.prototype, 'write')!);
+        Reflect.defineMetadata('__interceptors__', [tagged('own')], Probe.prototype.write);
+        class ProbeModule {}
+        Module({ controllers: [Probe] })(ProbeModule);
+        expect(Reflect.getMetadata('method', Probe.prototype.read)).toBe(RequestMethod.GET);
+        expect(Reflect.getMetadata('method', Probe.prototype.write)).toBe(RequestMethod.POST);
+        const app = await NestFactory.create(ProbeModule, { logger: false, abortOnError: false });
+        try {
+          expect(interceptWriteRoutes(app, tagged('write routes'))).toBe(1);
+          await app.listen(0, '127.0.0.1');
+          const url = `http://127.0.0.1:${((app.getHttpServer() as HttpServer).address() as AddressInfo).port}/probe`;
+          expect(await (await fetch(url)).json()).toEqual({ read: true });
+          expect(seen).toEqual([]);
+          expect(await (await fetch(url, { method: 'POST' })).json()).toEqual({ written: true });
+          expect(seen).toEqual(['write routes', 'own']);
+        } finally {
+          await app.close();
+        }
+      },
+    );
   });
 });
 

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { StorageCapInterceptor } from './storage-cap.interceptor';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { BillingController } from './billing.controller';
@@ -26,7 +25,8 @@ import { McpModule } from '../../mcp/mcp.module';
     BillingWebhooks,
     UsageSettingsService,
     UsageMeter,
-    { provide: APP_INTERCEPTOR, useClass: StorageCapInterceptor },
+    // Put on the routes that can add data by createApp (interceptWriteRoutes), not on every route.
+    StorageCapInterceptor,
   ],
 })
 export class BillingModule {}

@@ -12,7 +12,8 @@ const NOT_CAPPED = /^\/(mcp|settings\/usage|billing|checkout|auth|me|account|wor
 /**
  * Refuses a workspace's REST writes that add data (POST, PUT, PATCH) once its storage is past
  * the plan's included storage and its overage cap (STORAGE_CAP_REACHED). Deletes pass, so data
- * can be removed; so do the usage settings themselves, so the cap can be raised.
+ * can be removed; so do the usage settings themselves, so the cap can be raised. Only the routes a
+ * POST, PUT or PATCH can reach carry it (`interceptWriteRoutes` in createApp): a read pays nothing.
  */
 @Injectable()
 export class StorageCapInterceptor implements NestInterceptor {

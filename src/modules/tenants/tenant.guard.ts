@@ -15,6 +15,13 @@ import { TenantError } from './tenants.errors';
 
 export type TenantRequest = PrincipalRequest;
 
+/** A route's access rules, from its decorators and its controller's. */
+interface RouteAccess {
+  isPublic: boolean;
+  tokenKind: ProjectTokenKind | undefined;
+  checksReadScope: boolean;
+}
+
 /**
  * Resolves the tenant of every non-public HTTP request and makes it the
  * current tenant of the request's AsyncLocalStorage scope, which
@@ -41,23 +48,45 @@ export class TenantGuard implements CanActivate {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** By controller class, then handler: a handler inherited by several controllers may be public in one only. */
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteAccess>>();
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const route = this.routeOf(context);
+    if (route.isPublic) return true;
     const request = context.switchToHttp().getRequest<PrincipalRequest>();
     // A project token (webhook, shared rewind) is checked by the route's own guard, against its project.
     // A webhook route takes nothing but its token, so it never falls back to the workspace's credentials.
-    const tokenKind = this.reflector.get<ProjectTokenKind | undefined>(PROJECT_TOKEN_ROUTE, context.getHandler());
+    const tokenKind = route.tokenKind;
     if (tokenKind === 'webhook' || (tokenKind && presentedProjectToken(request, tokenKind))) return true;
     const tenant = (await this.bySession(request)) ?? (await this.byToken(request));
     const readOnly = request.principal?.readOnly === true;
-    if (readOnly && !isSafeMethod(request.method) && !this.reflector.getAllAndOverride<boolean>(CHECKS_READ_SCOPE, targets)) {
+    if (readOnly && !isSafeMethod(request.method) && !route.checksReadScope) {
       throw TenantError.readOnlyToken(`${request.method} ${request.path}`);
     }
     request.tenant = tenant;
     enterRequestTenant(tenant, { readOnly, actorAccountId: request.principal?.accountId });
     return true;
+  }
+
+  /** What the route's decorators say (they do not change once the application runs): read once per route, on its first request. */
+  private routeOf(context: ExecutionContext): RouteAccess {
+    const handler = context.getHandler();
+    const type = context.getClass();
+    let byHandler = this.routes.get(type);
+    if (!byHandler) this.routes.set(type, (byHandler = new WeakMap()));
+    let route = byHandler.get(handler);
+    if (!route) {
+      const targets = [handler, type];
+      route = {
+        isPublic: this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets) === true,
+        tokenKind: this.reflector.get<ProjectTokenKind | undefined>(PROJECT_TOKEN_ROUTE, handler),
+        checksReadScope: this.reflector.getAllAndOverride<boolean | undefined>(CHECKS_READ_SCOPE, targets) === true,
+      };
+      byHandler.set(handler, route);
+    }
+    return route;
   }
 
   /** The tenant of the bearer token (self-hosted: the local tenant), with what the token may do. */
