@@ -164,7 +164,9 @@ describe.each(eachBackend())('shared waiting reads on %s', (_name, backend) => {
           acked: alone.ackedSeq,
           last: alone.lastSeq,
         });
-        expect(got.rows).toEqual(alone.rows);
+        // The single read's rows also carry its cursor columns, which no answer shows.
+        const message = ({ acked_seq: _a, last_seq: _l, ...row }: Record<string, unknown>) => row;
+        expect(got.rows.map((row) => message({ ...row }))).toEqual(alone.rows.map((row) => message({ ...row })));
       }
     }
     // What the readers hold, as a person reading the answers would check it.
