@@ -169,6 +169,8 @@ async function measureSetup(root, name, opts) {
     const acked = [];
     const failures = [];
     let busy = 0;
+    /** The `code` of the 503 answers, counted: which limit the starts ran into. */
+    const busyCodes = {};
     const tenantOf = (i) => server.tenants[i % server.tenants.length];
     const arm = (i) => {
       const t = tenantOf(i);
@@ -179,6 +181,8 @@ async function measureSetup(root, name, opts) {
           const r = await post(agent, `${base}/projects/${t.project}/messages/receive`, t.token, body);
           if (r.status !== 503 || tries >= 20) return r;
           busy++;
+          const code = r.json?.code ?? 'none';
+          busyCodes[code] = (busyCodes[code] ?? 0) + 1;
           await sleep(100 * tries);
         }
       })();
@@ -248,11 +252,12 @@ async function measureSetup(root, name, opts) {
         wrong_answers: errors,
         connection_resets: resets,
         busy_answers: busy,
+        busy_codes: { ...busyCodes },
       };
       results.push(r);
       console.log(
         `${name} ${String(count).padStart(6)} waiting: idle CPU ${r.idle_cpu_pct} %  RSS ${r.rss_mb} MB (${r.kb_per_waiter} kB per waiter)  ` +
-          `wake p50 ${r.wake_p50_ms} ms p99 ${r.wake_p99_ms} ms  broadcast ${r.broadcast_ms} ms (server CPU ${r.broadcast_cpu_ms} ms)${errors ? `  ${errors} WRONG ANSWERS` : ''}${busy ? `  (${busy} busy answers asked again)` : ''}`,
+          `wake p50 ${r.wake_p50_ms} ms p99 ${r.wake_p99_ms} ms  broadcast ${r.broadcast_ms} ms (server CPU ${r.broadcast_cpu_ms} ms)${errors ? `  ${errors} WRONG ANSWERS` : ''}${busy ? `  (${busy} busy answers asked again: ${JSON.stringify(busyCodes)})` : ''}`,
       );
     }
     // Let the last long-polls go before the server stops.
