@@ -18,7 +18,8 @@
  *              send's answer (the message is committed) to that waiter's answer, p50 and p99;
  *   broadcast  one message to the whole project (one per tenant's project, sent together): from
  *              the start of the send(s) to the last waiter's answer, storing the message included.
- *              Every waiter must answer with exactly that message.
+ *              Every waiter must answer with exactly that message. Also the server's CPU time
+ *              over it, which other work on a shared machine does not lengthen.
  * Set-ups: `sqlite` (self-hosted, one project, no Redis) and `postgres` (hosted on a fresh
  * Postgres database with Redis, the waiters spread over BENCH_TENANTS tenants, every other one on
  * the paid plan: free tenants get no push).
@@ -28,6 +29,7 @@
  *
  * Settings: BENCH_WAITERS (comma list, default 1000,5000,10000), BENCH_TENANTS (default 1000),
  * BENCH_IDLE_S (default 10), BENCH_SAMPLES (default 100), BENCH_REDIS_URL, BENCH_PG_URL,
+ * BENCH_SERVER_FLAGS (Node flags added to the server's, e.g. --cpu-prof),
  * BENCH_STRICT=1 (exit 3 when a goal is missed or a figure is not comparable).
  */
 const { fork } = require('node:child_process');
@@ -61,7 +63,9 @@ function rssMB(pid) {
 /** Starts the server child; resolves with what it made. */
 function startServer(root, env, tenants) {
   // With the Node flags of `npm start`, so its memory is what a user's server takes.
-  const child = fork(path.join(__dirname, 'lib', 'waiter-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: startCommand(root)[0] });
+  // BENCH_SERVER_FLAGS adds Node flags of its own (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) to look inside it.
+  const extra = (process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const child = fork(path.join(__dirname, 'lib', 'waiter-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...startCommand(root)[0], ...extra] });
   return new Promise((resolve, reject) => {
     child.once('message', (m) => (m.error ? reject(new Error(m.error)) : resolve({ child, ...m })));
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it was ready`)));
@@ -165,6 +169,8 @@ async function measureSetup(root, name, opts) {
     const acked = [];
     const failures = [];
     let busy = 0;
+    /** The `code` of the 503 answers, counted: which limit the starts ran into. */
+    const busyCodes = {};
     const tenantOf = (i) => server.tenants[i % server.tenants.length];
     const arm = (i) => {
       const t = tenantOf(i);
@@ -175,6 +181,8 @@ async function measureSetup(root, name, opts) {
           const r = await post(agent, `${base}/projects/${t.project}/messages/receive`, t.token, body);
           if (r.status !== 503 || tries >= 20) return r;
           busy++;
+          const code = r.json?.code ?? 'none';
+          busyCodes[code] = (busyCodes[code] ?? 0) + 1;
           await sleep(100 * tries);
         }
       })();
@@ -220,9 +228,12 @@ async function measureSetup(root, name, opts) {
       // One broadcast per tenant's project (one project when self-hosted), sent together.
       // Timed from the moment the sends start (with many tenants, most waiters wake before the last send is answered).
       const castAt = performance.now();
+      const castCpu0 = cpuTicks(server.pid);
       const casts = await Promise.all(server.tenants.map((t) => send(t, { broadcast: true, body: `all-${count}` })));
       const answers = await Promise.all(waits.slice(0, count));
       const broadcastMs = round(Math.max(...answers.map((a) => a.at)) - castAt);
+      // The server's CPU time for it (ticks of 10 ms): what other work on the machine does not lengthen.
+      const broadcastCpuMs = (cpuTicks(server.pid) - castCpu0) * 10;
       answers.forEach((a, i) => {
         const expected = casts[i % casts.length].json.seq;
         if (a.status !== 200 || a.json.messages.length !== 1 || a.json.messages[0].seq !== expected) errors++;
@@ -237,14 +248,16 @@ async function measureSetup(root, name, opts) {
         wake_p50_ms: round(pct(wakes, 0.5), 2),
         wake_p99_ms: round(pct(wakes, 0.99), 2),
         broadcast_ms: broadcastMs,
+        broadcast_cpu_ms: broadcastCpuMs,
         wrong_answers: errors,
         connection_resets: resets,
         busy_answers: busy,
+        busy_codes: { ...busyCodes },
       };
       results.push(r);
       console.log(
         `${name} ${String(count).padStart(6)} waiting: idle CPU ${r.idle_cpu_pct} %  RSS ${r.rss_mb} MB (${r.kb_per_waiter} kB per waiter)  ` +
-          `wake p50 ${r.wake_p50_ms} ms p99 ${r.wake_p99_ms} ms  broadcast ${r.broadcast_ms} ms${errors ? `  ${errors} WRONG ANSWERS` : ''}${busy ? `  (${busy} busy answers asked again)` : ''}`,
+          `wake p50 ${r.wake_p50_ms} ms p99 ${r.wake_p99_ms} ms  broadcast ${r.broadcast_ms} ms (server CPU ${r.broadcast_cpu_ms} ms)${errors ? `  ${errors} WRONG ANSWERS` : ''}${busy ? `  (${busy} busy answers asked again: ${JSON.stringify(busyCodes)})` : ''}`,
       );
     }
     // Let the last long-polls go before the server stops.

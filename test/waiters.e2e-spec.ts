@@ -1,4 +1,7 @@
+import { runWithTenant, TenantDb } from '../libs/tenancy';
+import { MessageStore, Reader } from '../src/modules/messages/message-store';
 import { PushService } from '../src/modules/push/push.service';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { seededRandom } from './support/random';
@@ -115,6 +118,65 @@ describe.each(eachBackend())('shared waiting reads on %s', (_name, backend) => {
     // The sender's own broadcast never comes back to it; everyone else gets it.
     expect(answers[0].body.messages).toEqual([]);
     for (const answer of answers.slice(1)) expect(answer.body.messages.map((m: { seq: number }) => m.seq)).toEqual([cast.seq]);
+  }, 60_000);
+
+  test('one statement for many readers answers each as its own read does: limits, acknowledgements, own and project-wide messages', async () => {
+    const p = (await a.post('/projects', { name: 'Read together' })).body.id as string;
+    const s1 = (await a.post('/sessions/register', { project_id: p, name: 'one' })).body.id as string;
+    const s2 = (await a.post('/sessions/register', { project_id: p, name: 'two' })).body.id as string;
+    const agents = ['c0', 'c1', 'c2', 'c3'];
+    for (const r of [{ session_id: s1 }, { session_id: s2 }, ...agents.map((agent) => ({ agent }))]) await a.post(`/projects/${p}/messages/receive`, r);
+    const send = async (body: Record<string, unknown>) => (await a.post(`/projects/${p}/messages`, { body: 'x', ...body })).body.seq as number;
+    for (let i = 0; i < 3; i++) await send({ to_agent: 'c0' });
+    const c1 = await send({ to_agent: 'c1' });
+    await send({ broadcast: true, session_id: s1 });
+    for (let i = 0; i < 2; i++) await send({ to_session_id: s2 });
+    await send({ broadcast: true });
+    const c3 = await send({ to_agent: 'c3' });
+    await send({ to_agent: 'c3' });
+    await a.post(`/projects/${p}/messages/ack`, { agent: 'c1', ack_through: c1 });
+    await a.post(`/projects/${p}/messages/ack`, { agent: 'c3', ack_through: c3 });
+
+    const readers: Reader[] = [
+      { kind: 'session', name: s1 },
+      { kind: 'session', name: s2 },
+      ...agents.map((name) => ({ kind: 'agent' as const, name })),
+      { kind: 'agent', name: 'never-read' },
+    ];
+    const testApp = running.testApp;
+    const db = testApp.app.get(TenantDb);
+    const store = new MessageStore(db.dialect);
+    const tenant = await testApp.app.get(TenantResolver).resolve(running.token ? `Bearer ${running.token}` : undefined);
+    for (const limit of [1, 2, 50]) {
+      const together = await runWithTenant(tenant, () => db.read((m) => store.pendingMany(m, p, readers, limit)));
+      // A reader without a cursor is left out; every other one gets what it reads alone.
+      expect([...together.keys()].sort()).toEqual(
+        readers
+          .slice(0, -1)
+          .map((r) => `${r.kind}:${r.name}`)
+          .sort(),
+      );
+      for (const r of readers.slice(0, -1)) {
+        const alone = await runWithTenant(tenant, () => db.read((m) => store.pending(m, p, r, limit)));
+        const got = together.get(`${r.kind}:${r.name}`)!;
+        expect({ seqs: got.rows.map((row) => Number(row.seq)), acked: got.ackedSeq, last: got.lastSeq }).toEqual({
+          seqs: alone.rows.map((row) => Number(row.seq)),
+          acked: alone.ackedSeq,
+          last: alone.lastSeq,
+        });
+        // The single read's rows also carry its cursor columns, which no answer shows.
+        const message = ({ acked_seq: _a, last_seq: _l, ...row }: Record<string, unknown>) => row;
+        expect(got.rows.map((row) => message({ ...row }))).toEqual(alone.rows.map((row) => message({ ...row })));
+      }
+    }
+    // What the readers hold, as a person reading the answers would check it.
+    const all = await runWithTenant(tenant, () => db.read((m) => store.pendingMany(m, p, readers, 50)));
+    expect(all.get('agent:c0')!.rows).toHaveLength(5);
+    expect(all.get('agent:c1')!.rows).toHaveLength(2);
+    expect(all.get(`session:${s1}`)!.rows).toHaveLength(1);
+    expect(all.get(`session:${s2}`)!.rows).toHaveLength(4);
+    expect(all.get('agent:c3')).toMatchObject({ ackedSeq: c3 });
+    expect(all.get('agent:c3')!.rows).toHaveLength(1);
   }, 60_000);
 
   test('a question answered on the other instance ends a wait through the shared read', async () => {

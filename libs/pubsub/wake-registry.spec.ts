@@ -53,6 +53,7 @@ describe('wake registry and long poll', () => {
     const registry = new WakeRegistry();
     const a = registry.register([WakeRegistry.key('t1', 'x')]);
     const b = registry.register([WakeRegistry.key('t2', 'x')]);
+    expect(registry.waiting).toBe(2);
     registry.wakeTenant('t1');
     expect(await a.wait(5000)).toBe(true);
     expect(await b.wait(50)).toBe(false);
@@ -60,6 +61,9 @@ describe('wake registry and long poll', () => {
     expect(await b.wait(5000)).toBe(true);
     a.cancel();
     b.cancel();
+    // Cancelling twice counts once.
+    a.cancel();
     expect(registry.size).toBe(0);
+    expect(registry.waiting).toBe(0);
   });
 });

@@ -138,20 +138,28 @@ export class MessageStore {
    * missing from the answer.
    */
   async pendingMany(m: EntityManager, projectId: string, readers: Reader[], limit: number): Promise<Map<string, PendingOf>> {
+    if (readers.length === 0) return new Map();
     const params: unknown[] = [projectId, limit];
-    const listOf = (kind: ReaderKind) => {
+    // One list per kind, each its own range of the cursors' primary key (project, kind, reader):
+    // an OR of the two made the database read every cursor of the project, once per use of `c`.
+    const cursorsOf = (kind: ReaderKind) => {
       const names = readers.filter((r) => r.kind === kind).map((r) => r.name);
-      if (names.length === 0) return 'NULL';
-      return names.map((name) => `$${params.push(name)}`).join(', ');
+      if (names.length === 0) return [];
+      const list = names.map((name) => `$${params.push(name)}`).join(', ');
+      return [`SELECT reader_kind, reader, acked_seq, start_seq FROM message_cursors WHERE project_id = $1 AND reader_kind = '${kind}' AND reader IN (${list})`];
     };
-    const sessions = listOf('session');
-    const agents = listOf('agent');
-    const rows: (Omit<MessageRow, 'id'> & { r_kind: ReaderKind; r_name: string; id: string | null; acked_seq: string | number; last_seq: string | number | null })[] =
+    const cursors = [...cursorsOf('session'), ...cursorsOf('agent')].join(' UNION ALL ');
+    const nothing = COLUMNS.split(', ')
+      .map((c) => `NULL AS ${c}`)
+      .join(', ');
+    const rows: (Omit<MessageRow, 'id'> & { r_kind: ReaderKind; r_name: string; id: string | null; acked_seq: string | number | null; last_seq: string | number | null })[] =
       await this.query(
         m,
         // Per reader the same two index range scans as `pending`, numbered by seq so each keeps `limit`.
-        `WITH c AS (SELECT reader_kind, reader, acked_seq, start_seq FROM message_cursors
-                     WHERE project_id = $1 AND ((reader_kind = 'session' AND reader IN (${sessions})) OR (reader_kind = 'agent' AND reader IN (${agents})))),
+        // The answer is one row per reader (its cursor, no message) and one row per message
+        // (no cursor), not a join of the two: matching every reader against every numbered
+        // message cost as much as all the rest.
+        `WITH c AS (${cursors}),
               mine AS (
                 SELECT c.reader_kind AS r_kind, c.reader AS r_name, ${prefixed('msg')} FROM c
                   JOIN messages msg ON msg.project_id = $1 AND msg.recipient_kind = c.reader_kind AND msg.recipient = c.reader AND msg.seq > c.acked_seq
@@ -162,22 +170,31 @@ export class MessageStore {
                    -- a broadcast does not come back to the session that sent it
                    AND NOT (c.reader_kind = 'session' AND msg.sender_session_id IS NOT NULL AND CAST(msg.sender_session_id AS text) = c.reader)),
               numbered AS (SELECT mine.*, ROW_NUMBER() OVER (PARTITION BY r_kind, r_name ORDER BY seq) AS rn FROM mine)
-         SELECT c.reader_kind AS r_kind, c.reader AS r_name, c.acked_seq, (SELECT s.last_seq FROM message_sequences s WHERE s.project_id = $1) AS last_seq,
-                n.id, n.project_id, n.seq, n.sender, n.sender_session_id, n.recipient_kind, n.recipient, n.body, n.idempotency_key, n.created_at
-           FROM c LEFT JOIN numbered n ON n.r_kind = c.reader_kind AND n.r_name = c.reader AND n.rn <= $2
-          ORDER BY c.reader_kind, c.reader, n.seq`,
+         SELECT c.reader_kind AS r_kind, c.reader AS r_name, c.acked_seq, (SELECT s.last_seq FROM message_sequences s WHERE s.project_id = $1) AS last_seq, ${nothing}
+           FROM c
+         UNION ALL
+         SELECT n.r_kind, n.r_name, NULL, NULL, ${prefixed('n')} FROM numbered n WHERE n.rn <= $2
+          ORDER BY r_kind, r_name, seq`,
         params,
       );
     const answer = new Map<string, PendingOf>();
-    for (const row of rows) {
-      const key = readerKey({ kind: row.r_kind, name: row.r_name });
+    const entryOf = (kind: ReaderKind, name: string) => {
+      const key = readerKey({ kind, name });
       let entry = answer.get(key);
       if (!entry) {
-        entry = { rows: [], ackedSeq: Number(row.acked_seq), lastSeq: Number(row.last_seq ?? 0) };
+        entry = { rows: [], ackedSeq: 0, lastSeq: 0 };
         answer.set(key, entry);
       }
-      if (row.id !== null) {
-        const { r_kind: _k, r_name: _n, acked_seq: _a, last_seq: _l, ...message } = row as typeof row & { rn?: unknown };
+      return entry;
+    };
+    // A reader's messages come in seq order; its cursor row may sort before or after them.
+    for (const row of rows) {
+      const entry = entryOf(row.r_kind, row.r_name);
+      if (row.id === null) {
+        entry.ackedSeq = Number(row.acked_seq);
+        entry.lastSeq = Number(row.last_seq ?? 0);
+      } else {
+        const { r_kind: _k, r_name: _n, acked_seq: _a, last_seq: _l, ...message } = row;
         entry.rows.push(message as MessageRow);
       }
     }
