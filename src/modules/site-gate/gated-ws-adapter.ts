@@ -1,6 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
+import type { MessageMappingProperties } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
+import type { Observable } from 'rxjs';
 import { SiteGate } from './site-gate.service';
 
 type VerifyClient = (info: { req: IncomingMessage }, callback: (ok: boolean, code?: number, message?: string) => void) => void;
@@ -8,7 +10,9 @@ type VerifyClient = (info: { req: IncomingMessage }, callback: (ok: boolean, cod
 /**
  * WebSocket upgrades never pass through Express, so the site gate checks them
  * here: an upgrade without the gate cookie is answered 401 before any socket
- * is opened.
+ * is opened. A gateway without message handlers (Baton's read their sockets themselves) gets no
+ * per-message parsing from the adapter: each frame would be parsed as JSON and piped through rxjs
+ * for nothing, on the tunnel once per frame of every proxied tool call.
  */
 export class GatedWsAdapter extends WsAdapter {
   constructor(
@@ -27,5 +31,10 @@ export class GatedWsAdapter extends WsAdapter {
       callback(true);
     };
     return super.create(port, { ...options, verifyClient });
+  }
+
+  override bindMessageHandlers(client: unknown, handlers: MessageMappingProperties[], transform: (data: unknown) => Observable<unknown>): void {
+    if (handlers.length === 0) return;
+    super.bindMessageHandlers(client, handlers, transform);
   }
 }

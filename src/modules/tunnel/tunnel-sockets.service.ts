@@ -40,6 +40,8 @@ export interface ConnectorLink {
 export class TunnelSockets {
   private readonly logger = new Logger('tunnel');
   private readonly links = new Map<string, ConnectorLink>();
+  /** The same links by socket: every answer frame looks its link up by the socket it came on. */
+  private readonly bySocket = new WeakMap<WebSocket, ConnectorLink>();
   private readonly listeners = new Set<(tenantId: string, link: ConnectorLink | undefined) => void>();
 
   get(tenantId: string): ConnectorLink | undefined {
@@ -79,6 +81,7 @@ export class TunnelSockets {
       failed: 0,
     };
     this.links.set(tenantId, link);
+    this.bySocket.set(socket, link);
     this.emit(tenantId, link);
     return link;
   }
@@ -88,14 +91,15 @@ export class TunnelSockets {
       if (link.socket !== socket) continue;
       this.failAll(link, 'the connector disconnected before answering');
       this.links.delete(tenantId);
+      this.bySocket.delete(socket);
       this.emit(tenantId, undefined);
     }
   }
 
   /** A frame from a connector: the answer to one of its requests, or a new manifest. */
   receive(socket: WebSocket, frame: ConnectorFrame): void {
-    const link = this.all().find((l) => l.socket === socket);
-    if (!link) return;
+    const link = this.bySocket.get(socket);
+    if (!link || this.links.get(link.tenantId) !== link) return;
     switch (frame.t) {
       case 'manifest':
         link.plugins = sanePlugins(frame.plugins);
