@@ -122,18 +122,6 @@ export class Connector {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(frame));
   }
 
-  /** Runs `sends` with the socket's writes held, so that their frames go out together in one write. */
-  private batch(sends: () => void): void {
-    // ws writes each frame at once; its TCP socket (not part of ws's typed API) can hold them.
-    const tcp = (this.socket as unknown as { _socket?: { cork(): void; uncork(): void } } | undefined)?._socket;
-    tcp?.cork();
-    try {
-      sends();
-    } finally {
-      tcp?.uncork();
-    }
-  }
-
   private async onFrame(frame: ServerFrame): Promise<void> {
     switch (frame.t) {
       case 'req':
@@ -173,13 +161,11 @@ export class Connector {
       const answer = await server.handle(request, controller.signal);
       if (controller.signal.aborted) return;
       if (typeof answer.body === 'string') {
-        // A whole answer's frames leave in one write (one packet, one wake-up of Baton), not one write each.
+        // A whole answer's frames are sent in one turn, one after the other.
         const bytes = Buffer.from(answer.body, 'utf8');
-        this.batch(() => {
-          this.send({ t: 'head', id, status: answer.status, headers: answer.headers });
-          for (let at = 0; at < bytes.length; at += CHUNK_BYTES) this.send({ t: 'chunk', id, data: bytes.subarray(at, at + CHUNK_BYTES).toString('base64') });
-          this.send({ t: 'end', id });
-        });
+        this.send({ t: 'head', id, status: answer.status, headers: answer.headers });
+        for (let at = 0; at < bytes.length; at += CHUNK_BYTES) this.send({ t: 'chunk', id, data: bytes.subarray(at, at + CHUNK_BYTES).toString('base64') });
+        this.send({ t: 'end', id });
         return;
       }
       this.send({ t: 'head', id, status: answer.status, headers: answer.headers });
