@@ -22,7 +22,7 @@ import { DASHBOARD_PATH, dashboardRouter } from './modules/dashboard/dashboard-s
 import { GatedWsAdapter } from './modules/site-gate/gated-ws-adapter';
 import { siteGateMiddleware } from './modules/site-gate/site-gate.middleware';
 import { SiteGate } from './modules/site-gate/site-gate.service';
-import { StorageCapInterceptor } from './modules/billing/storage-cap.interceptor';
+import { NOT_CAPPED, StorageCapInterceptor } from './modules/billing/storage-cap.interceptor';
 import { interceptWriteRoutes } from './common/http/write-route-interceptor';
 
 export interface CreateAppOptions {
@@ -41,8 +41,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     abortOnError: false,
   });
   app.disable('x-powered-by');
-  // The storage cap concerns writes only: it runs on the routes a POST, PUT or PATCH can reach, decided here once.
-  interceptWriteRoutes(app, app.get(StorageCapInterceptor));
+  // The storage cap concerns writes that add project data: it runs on the routes a POST, PUT or PATCH can reach, but those it never caps (MCP, usage, billing, sign-in, people), decided here once.
+  interceptWriteRoutes(app, app.get(StorageCapInterceptor), NOT_CAPPED);
   // Before anything else: every request gets its id (X-Request-Id), its access-log line and its metrics.
   app.use(observeRequests(app.get(Metrics), app.get(Tracing), logger, config.accessLog));
   // The site gate comes first: nothing behind it (body parsing, routing, /mcp, the WebSocket) runs for a request it refuses.

@@ -387,7 +387,7 @@ describe('Nest route metadata (src/common/http/write-route-interceptor.ts)', () 
   test("a route decorator records its method, and interceptors written into a handler's metadata after the application is created, before it listens, run on that route only", async () => {
     await contractAsync(
       '@nestjs/core',
-      "METHOD_METADATA ('method') holds a route's RequestMethod; INTERCEPTORS_METADATA ('__interceptors__') of a handler is read when routes are registered in init(), an object with intercept() used as it is, before the route's own",
+      "METHOD_METADATA ('method') holds a route's RequestMethod and PATH_METADATA ('path') the controller's and the handler's paths; INTERCEPTORS_METADATA ('__interceptors__') of a handler is read when routes are registered in init(), an object with intercept() used as it is, before the route's own",
       async () => {
         const seen: string[] = [];
         const tagged = (tag: string): NestInterceptor => ({
@@ -412,8 +412,11 @@ describe('Nest route metadata (src/common/http/write-route-interceptor.ts)', () 
         Module({ controllers: [Probe] })(ProbeModule);
         expect(Reflect.getMetadata('method', Probe.prototype.read)).toBe(RequestMethod.GET);
         expect(Reflect.getMetadata('method', Probe.prototype.write)).toBe(RequestMethod.POST);
+        expect(Reflect.getMetadata('path', Probe)).toBe('probe');
+        expect(Reflect.getMetadata('path', Probe.prototype.write)).toBe('/');
         const app = await NestFactory.create(ProbeModule, { logger: false, abortOnError: false });
         try {
+          expect(interceptWriteRoutes(app, tagged('skipped'), /^\/probe$/)).toBe(0);
           expect(interceptWriteRoutes(app, tagged('write routes'))).toBe(1);
           await app.listen(0, '127.0.0.1');
           const url = `http://127.0.0.1:${((app.getHttpServer() as HttpServer).address() as AddressInfo).port}/probe`;

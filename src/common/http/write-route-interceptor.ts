@@ -1,5 +1,5 @@
 import { CallHandler, ExecutionContext, INestApplication, NestInterceptor, RequestMethod } from '@nestjs/common';
-import { INTERCEPTORS_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { INTERCEPTORS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
@@ -33,9 +33,10 @@ const WRITE_ROUTE_INTERCEPTOR: NestInterceptor = {
  *
  * Reads and writes Nest's route metadata (`METHOD_METADATA`, `INTERCEPTORS_METADATA` of
  * `@nestjs/common`): pinned, checked by test/library-contracts.spec.ts, see docs/decisions.md
- * "Library internals". Returns the number of write routes of the application's controllers.
+ * "Library internals". With `skip`, a route whose every path matches it is left alone (the
+ * interceptor would pass all its requests on). Returns the number of write routes it was put on.
  */
-export function interceptWriteRoutes(app: INestApplication, interceptor: NestInterceptor): number {
+export function interceptWriteRoutes(app: INestApplication, interceptor: NestInterceptor, skip?: RegExp): number {
   bound.set(app.getHttpAdapter().getInstance() as object, interceptor);
   const scanner = new MetadataScanner();
   let routes = 0;
@@ -49,6 +50,8 @@ export function interceptWriteRoutes(app: INestApplication, interceptor: NestInt
         if (typeof handler !== 'function') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined || !WRITE_ROUTES.has(method)) continue;
+        // A route the interceptor would always pass on (every path it answers matches `skip`) goes without it.
+        if (skip && routePaths(type, handler).every((path) => skip.test(path))) continue;
         routes++;
         const own = (Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as unknown[] | undefined) ?? [];
         // Marked once per process: by an application started before, or through a handler several controllers inherit.
@@ -57,4 +60,20 @@ export function interceptWriteRoutes(app: INestApplication, interceptor: NestInt
     }
   }
   return routes;
+}
+
+/** The paths a controller route answers (`/<controller path>/<method path>`, each possibly several), as Nest joins them. */
+function routePaths(controller: object, handler: object): string[] {
+  const list = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : [typeof value === 'string' ? value : '']);
+  const paths: string[] = [];
+  for (const base of list(Reflect.getMetadata(PATH_METADATA, controller))) {
+    for (const own of list(Reflect.getMetadata(PATH_METADATA, handler)))
+      paths.push(
+        `/${[base, own]
+          .map((p) => p.replace(/^\/+|\/+$/g, ''))
+          .filter(Boolean)
+          .join('/')}`,
+      );
+  }
+  return paths;
 }

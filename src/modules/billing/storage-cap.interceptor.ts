@@ -7,7 +7,7 @@ import { IS_PUBLIC } from '../../common/auth/public.decorator';
 import { UsageMeter } from './usage-meter.service';
 
 /** Where a write adds no project data, or must stay open to lift the cap: MCP (its tools pass the gates one by one), usage, billing, sign-in, people. */
-const NOT_CAPPED = /^\/(mcp|settings\/usage|billing|checkout|auth|me|account|workspace\/(invite|members|accept))(\/|$)/;
+export const NOT_CAPPED = /^\/(mcp|settings\/usage|billing|checkout|auth|me|account|workspace\/(invite|members|accept))(\/|$)/;
 
 /**
  * Refuses a workspace's REST writes that add data (POST, PUT, PATCH) once its storage is past
