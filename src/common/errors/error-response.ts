@@ -27,6 +27,9 @@ const PG_INPUT_ERRORS: Record<string, string> = {
   '54000': 'a value is too large',
 };
 
+/** Postgres errors after which the whole unit of work was rolled back and may simply be sent again: deadlock_detected, serialization_failure. */
+const PG_RETRY_ERRORS = new Set(['40P01', '40001']);
+
 /** A request that reached its deadline (`SERVICE_REQUEST_TIMEOUT_S`) before it was answered. */
 export function deadlineResponse(): ErrorResponse {
   return {
@@ -78,6 +81,15 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return {
       status: 503,
       body: { detail: "this workspace's database server is not in this instance's configuration; the operator must add it back", code: error.code, retryable: false },
+    };
+  }
+  // The database chose this unit of work to break a deadlock, or could not serialize it: it was
+  // rolled back whole, and the same request sent again will most likely go through.
+  if (typeof pgCode === 'string' && PG_RETRY_ERRORS.has(pgCode)) {
+    return {
+      status: 503,
+      body: { detail: 'the write met a concurrent one and was undone; try again', code: 'DATABASE_CONFLICT', retryable: true },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
     };
   }
   if (isDatabaseUnavailable(error)) {

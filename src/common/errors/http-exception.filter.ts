@@ -16,6 +16,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (unexpected) this.logger.error({ msg: 'unexpected error', error_id: body.error_id, stack: unexpected.stack });
     else if (body.code === 'DATABASE_NOT_CONFIGURED')
       this.outages.warn('requests answered 503: a tenant server is missing from SERVICE_TENANT_DB_URLS', { code: body.code, reason: reasonOf(exception) });
+    else if (body.code === 'DATABASE_CONFLICT' || body.code === 'TENANT_MOVING')
+      this.outages.warn('requests answered 503: rolled back by a concurrent write or a tenant move, to be retried', { code: body.code, reason: reasonOf(exception) });
     else if (status === 503) this.outages.warn('requests answered 503: the database is unavailable', { code: body.code, reason: reasonOf(exception) });
     if (response.headersSent) {
       response.end();
