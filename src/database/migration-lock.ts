@@ -43,9 +43,6 @@ export interface MigrationLockOptions {
   label: string;
 }
 
-/** A held migration lock; `release` ends it (also safe to call twice). */
-export type HeldMigrationLock = HeldLock;
-
 /**
  * Takes the cluster-wide migration lock on the shared Postgres: a transaction-scoped advisory
  * lock (`pg_try_advisory_xact_lock`) inside a transaction of its own connection, held open until
@@ -55,7 +52,7 @@ export type HeldMigrationLock = HeldLock;
  * transaction stays on one server connection from BEGIN to COMMIT. A runner that dies loses its
  * connection, Postgres rolls the transaction back and the lock is free: nothing stale to clear.
  */
-export async function acquireMigrationLock(source: DataSource, options: MigrationLockOptions): Promise<HeldMigrationLock> {
+export async function acquireMigrationLock(source: DataSource, options: MigrationLockOptions): Promise<HeldLock> {
   const held = await LockTransaction.open(source, options.label);
   try {
     const started = Date.now();
