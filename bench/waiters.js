@@ -160,7 +160,9 @@ async function measureSetup(root, name, opts) {
   }
   console.log(`${name}: server pid ${server.pid} ready with ${server.tenants.length} tenant(s) in ${round((Date.now() - started) / 1000)} s`);
   // Keep-alive: thousands of re-armed long-polls on fresh connections would run out of ephemeral ports (TIME_WAIT).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  // Every waiter keeps its connection between waits, as an agent does: with node's default of 256 free
+  // sockets, a broadcast would close thousands of connections while it is timed.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
   const results = [];
   try {
     const base = server.url;

@@ -146,6 +146,10 @@ describe.each(hostedBackend())('usage caps and the push budget on %s', (_name, b
       expect((await callTool(agent, 'add_note', { project_id: projectId, title: 'no room' })).structured).toMatchObject({ code: 'STORAGE_CAP_REACHED' });
       expect((await callTool(agent, 'get_project', { project_id: projectId })).isError).toBeFalsy();
       expect((await run.http.get(`/projects/${projectId}`)).status).toBe(200);
+      // An agent at the cap still reads its messages (a receive only moves its cursor); sending one adds data.
+      const receive = await run.http.post(`/projects/${projectId}/messages/receive`, { agent: 'reader' });
+      expect([receive.status, receive.body.messages]).toEqual([200, []]);
+      expect((await run.http.post(`/projects/${projectId}/messages`, { broadcast: true, body: 'no room' })).body.code).toBe('STORAGE_CAP_REACHED');
       const other = await tenantClient(run.testApp, 'roomy');
       // Another workspace has its own storage: its own allowance applies (lowered here too), and its own cap.
       expect((await other.http.patch('/settings/usage', { storage_overage_cap_gb: 1 })).status).toBe(200);

@@ -6,8 +6,12 @@ import { maybeCurrentTenant } from '../../../libs/tenancy';
 import { IS_PUBLIC } from '../../common/auth/public.decorator';
 import { UsageMeter } from './usage-meter.service';
 
-/** Where a write adds no project data, or must stay open to lift the cap: MCP (its tools pass the gates one by one), usage, billing, sign-in, people. */
-export const NOT_CAPPED = /^\/(mcp|settings\/usage|billing|checkout|auth|me|account|workspace\/(invite|members|accept))(\/|$)/;
+/**
+ * Where a write adds no project data, or must stay open to lift the cap: MCP (its tools pass the
+ * gates one by one), usage, billing, sign-in, people, and a message receive (a long-poll that only
+ * moves the reader's cursor: left without the interceptor, a waiting request holds less).
+ */
+export const NOT_CAPPED = /^\/(mcp|settings\/usage|billing|checkout|auth|me|account|workspace\/(invite|members|accept)|projects\/[^/]+\/messages\/receive$)(\/|$)/;
 
 /**
  * Refuses a workspace's REST writes that add data (POST, PUT, PATCH) once its storage is past

@@ -118,10 +118,15 @@ export class MessagesService implements OnModuleInit {
   async receive(projectId: string, input: ReceiveMessagesDto): Promise<ReceiveResult> {
     const reader = readerOf(input);
     const limit = input.limit ?? DEFAULT_LIMIT;
-    await this.db.transaction(async (m) => {
-      await this.prepareReader(m, projectId, reader);
-      if (input.ack_through !== undefined) await this.ackIn(m, projectId, reader, input.ack_through);
-    });
+    // A reader that has read before and acknowledges nothing only reads here: no write transaction,
+    // so a burst of thousands of agents starting their waits does not queue on the pool's connections.
+    const known = input.ack_through === undefined && (await this.db.read((m) => this.readerState(m, projectId, reader))).cursor;
+    if (!known) {
+      await this.db.transaction(async (m) => {
+        await this.prepareReader(m, projectId, reader);
+        if (input.ack_through !== undefined) await this.ackIn(m, projectId, reader, input.ack_through);
+      });
+    }
     const result = await this.push.waitFor(
       currentTenant().tenantId,
       [readerTopic(projectId, reader), projectTopic(projectId)],
@@ -261,14 +266,20 @@ export class MessagesService implements OnModuleInit {
   }
 
   /** Checks the project and the reader, and gives a first-time reader its cursor. */
-  private async prepareReader(m: EntityManager, projectId: string, reader: Reader) {
+  /** Checks that the project (and a session reader's session) exists; the session, and whether the reader has a cursor yet. */
+  private async readerState(m: EntityManager, projectId: string, reader: Reader): Promise<{ session: Session | null; cursor: boolean }> {
     await requireProject(m, projectId);
     let session: Session | null = null;
     if (reader.kind === 'session') {
       session = await m.findOneBy(Session, { id: reader.name, project_id: projectId });
       if (!session) throw MessageError.sessionNotFound(reader.name, projectId);
     }
-    if (await this.store.hasCursor(m, projectId, reader)) return;
+    return { session, cursor: await this.store.hasCursor(m, projectId, reader) };
+  }
+
+  private async prepareReader(m: EntityManager, projectId: string, reader: Reader) {
+    const { session, cursor } = await this.readerState(m, projectId, reader);
+    if (cursor) return;
     // Project-wide messages count from when a session started, or from an agent's first read.
     const start = session ? await this.store.lastSeqBefore(m, projectId, session.created_at) : await this.store.lastSeq(m, projectId);
     await this.store.ensureCursor(m, projectId, reader, start, this.clock.now());
