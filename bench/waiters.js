@@ -39,7 +39,7 @@ const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { startCommand } = require('./lib/cold-start');
 const { createDatabase } = require('./lib/postgres');
-const { figureRow, printFigures } = require('./lib/figures');
+const { figureRow, printFigures, ratio } = require('./lib/figures');
 const { setting } = require('./lib/settings');
 
 const CEILINGS = { idle_cpu_pct: 10, rss_mb: 300, wake_p99_ms: 10, broadcast_ms: 1000 };
@@ -274,6 +274,63 @@ async function measureSetup(root, name, opts) {
   }
 }
 
+/**
+ * The framework's ceiling for the same counts: a bare NestJS application holding as many POSTs
+ * (bench/lib/held-server.js, started with the same Node flags), its RSS per held request, and the
+ * time and server CPU from answering them all at once to the last answer received.
+ */
+async function measureFramework(root, opts) {
+  const child = fork(path.join(__dirname, 'lib', 'held-server.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: startCommand(root)[0] });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`the bare NestJS server exited (${code}) before it was ready`)));
+    child.send({ root });
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: Infinity });
+  const rows = [];
+  let waits = [];
+  const failures = [];
+  try {
+    await sleep(2000);
+    const rssBase = rssMB(ready.pid);
+    const arm = (i) => {
+      waits[i] = post(agent, `${ready.url}/projects/p/messages/receive`, undefined, { agent: `w${i}`, wait_seconds: 600 });
+      waits[i].catch((error) => failures.push(`w${i}: ${error.code ?? error.message}`));
+    };
+    for (const count of opts.counts) {
+      waits = [];
+      for (let i = 0; i < count; i++) {
+        arm(i);
+        if (i % 250 === 249) await sleep(20);
+      }
+      await waitUntilWaiting(child, count, failures);
+      await sleep(2000);
+      const rss = rssMB(ready.pid);
+      const at = performance.now();
+      const cpu0 = cpuTicks(ready.pid);
+      child.send('answer');
+      const answers = await Promise.all(waits);
+      const row = {
+        waiters: count,
+        rss_mb: rss,
+        kb_per_waiter: round(((rss - rssBase) * 1000) / count),
+        broadcast_ms: round(Math.max(...answers.map((a) => a.at)) - at),
+        broadcast_cpu_ms: (cpuTicks(ready.pid) - cpu0) * 10,
+        ok: answers.every((a) => a.status === 200 && a.json.messages.length === 1),
+      };
+      rows.push(row);
+      console.log(
+        `bare NestJS ${String(count).padStart(6)} held: RSS ${row.rss_mb} MB (${row.kb_per_waiter} kB per request)  all answered in ${row.broadcast_ms} ms (server CPU ${row.broadcast_cpu_ms} ms)`,
+      );
+    }
+    return { rss_base_mb: rssBase, rows };
+  } finally {
+    agent.destroy();
+    child.disconnect();
+    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
+  }
+}
+
 async function run({ args }) {
   const root = path.resolve(__dirname, '..');
   const opts = {
@@ -286,8 +343,11 @@ async function run({ args }) {
   const setups = args.filter((a) => a === 'sqlite' || a === 'postgres');
   if (setups.length === 0) setups.push('sqlite', 'postgres');
   console.log(`waiters: ${opts.counts.join(' / ')} long-polls on ${setups.join(' and ')}; idle window ${opts.idleS} s; ${opts.samples} single sends`);
+  // What the framework alone costs for as many waiting requests: the floor of the RSS per waiter and of a broadcast.
+  const framework = process.env.BENCH_FRAMEWORK === '0' ? undefined : await measureFramework(root, opts);
   const measured = [];
   for (const name of setups) measured.push(await measureSetup(root, name, opts));
+  const frameworkAt = (count) => framework?.rows.find((f) => f.waiters === count);
 
   const figures = [];
   for (const m of measured) {
@@ -297,12 +357,20 @@ async function run({ args }) {
       figures.push(figureRow({ figure: `idle CPU (${at})`, value: r.idle_cpu_pct, unit: '%', ceiling: CEILINGS.idle_cpu_pct, comparable }));
       figures.push(figureRow({ figure: `RSS (${at})`, value: r.rss_mb, unit: 'MB', ceiling: CEILINGS.rss_mb, comparable }));
       figures.push(figureRow({ figure: `wake p99 (${at})`, value: r.wake_p99_ms, unit: 'ms', ceiling: CEILINGS.wake_p99_ms, comparable }));
-      figures.push(figureRow({ figure: `broadcast, last woken (${at})`, value: r.broadcast_ms, unit: 'ms', ceiling: CEILINGS.broadcast_ms, comparable }));
+      const bare = frameworkAt(r.waiters);
+      const beside = bare ? `bare NestJS: ${bare.kb_per_waiter} kB per held request, all answered in ${bare.broadcast_ms} ms (server CPU ${bare.broadcast_cpu_ms} ms)` : undefined;
+      figures.push(figureRow({ figure: `broadcast, last woken (${at})`, value: r.broadcast_ms, unit: 'ms', ceiling: CEILINGS.broadcast_ms, comparable, note: beside }));
+      if (bare) {
+        console.log(
+          `${at}: per waiter ${r.kb_per_waiter} kB vs ${bare.kb_per_waiter} kB (x${ratio(r.kb_per_waiter, bare.kb_per_waiter)}); ` +
+            `broadcast server CPU ${r.broadcast_cpu_ms} ms vs ${bare.broadcast_cpu_ms} ms (x${ratio(r.broadcast_cpu_ms, bare.broadcast_cpu_ms)}) of a bare NestJS app answering as many held requests`,
+        );
+      }
     }
   }
   printFigures(figures);
   const met = Object.fromEntries(figures.map((f) => [f.figure, f.met]));
-  console.log(JSON.stringify({ bench: 'waiters', node: process.version, settings: opts, ceilings: CEILINGS, setups: measured, figures, met }));
+  console.log(JSON.stringify({ bench: 'waiters', node: process.version, settings: opts, ceilings: CEILINGS, framework, setups: measured, figures, met }));
   if (process.env.BENCH_STRICT === '1' && figures.some((f) => !f.met || !f.comparable)) process.exitCode = 3;
 }
 
