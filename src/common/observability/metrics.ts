@@ -41,7 +41,12 @@ export class Metrics {
 
   constructor() {
     const labelNames = ['method', 'route', 'status'] as const;
-    this.requests = new prom.Counter({ name: 'baton_http_requests_total', help: 'HTTP requests answered, by route pattern and status class', labelNames, registers: [this.registry] });
+    this.requests = new prom.Counter({
+      name: 'baton_http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status class',
+      labelNames,
+      registers: [this.registry],
+    });
     this.durations = new prom.Histogram({
       name: 'baton_http_request_duration_seconds',
       help: 'Time from a request arriving to its answer finishing, by route pattern and status class',

@@ -83,11 +83,9 @@ export class ProviderStrategies implements OnModuleDestroy {
     }
     await new Promise<void>((resolve, reject) => {
       res.once('finish', () => resolve());
-      passportModules().passport.authenticate(name, authenticateOptions({ session: false, state: carried }), (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))))(
-        req,
-        res,
-        reject,
-      );
+      passportModules().passport.authenticate(name, authenticateOptions({ session: false, state: carried }), (err: unknown) =>
+        reject(err instanceof Error ? err : new Error(String(err))),
+      )(req, res, reject);
     });
     return undefined;
   }
@@ -112,7 +110,9 @@ export class ProviderStrategies implements OnModuleDestroy {
         else if (!user) resolve(this.refused(flow, 'state', 'the state was missing, expired or altered'));
         else resolve({ ok: true, result: user, carried: info?.state ?? {} });
       };
-      passportModules().passport.authenticate(name, authenticateOptions({ session: false, callbackURL }), done)(req, res, (err: unknown) => resolve(this.refused(flow, 'exchange', err)));
+      passportModules().passport.authenticate(name, authenticateOptions({ session: false, callbackURL }), done)(req, res, (err: unknown) =>
+        resolve(this.refused(flow, 'exchange', err)),
+      );
     });
   }
 
