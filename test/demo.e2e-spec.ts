@@ -29,10 +29,10 @@ describe.each(eachBackend())('the demo on %s', (name, backend) => {
     expect(html).toContain('claimed by claude-checkout');
     expect(html).toContain('Should a declined card keep the invoice open, or mark it failed?');
     const store = run.testApp.app.get(DemoStore);
-    const before = store.counts();
+    const before = await store.counts();
     expect(before).toMatchObject({ projects: 1, sprint_items: 6, sessions: 2, hitl_requests: 1, pinned_decisions: 2, goals: 1 });
-    store.seed();
-    expect(store.counts()).toEqual(before);
+    await store.seed();
+    expect(await store.counts()).toEqual(before);
   });
 
   test('POST /demo-auth gives a read-only cookie for the demo project: reads work, every write is 403 DEMO_READ_ONLY, and without it 401', async () => {
@@ -61,7 +61,7 @@ describe.each(eachBackend())('the demo on %s', (name, backend) => {
     }
     expect((await demo.get('/demo/api/nothing-here')).status).toBe(404);
     expect((await anonymous.withHeaders({ cookie: 'baton_demo=4102444800.forged-forged-forged-forged-forged-forged-f' }).get('/demo/api/project')).status).toBe(401);
-    expect(run.testApp.app.get(DemoStore).counts().projects).toBe(1);
+    expect((await run.testApp.app.get(DemoStore).counts()).projects).toBe(1);
   });
 
   test('the demo cookie reaches nothing outside the demo: not a workspace, not the demo project through the workspace routes', async () => {

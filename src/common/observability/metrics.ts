@@ -1,5 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
+
+/*
+ * The metric classes come from prom-client's own files, not its entry point: the entry point also
+ * loads the default collectors, and with them OpenTelemetry's API (about 80 modules in all), at
+ * every start. Those collectors load at the first scrape instead (see `text`).
+ */
+/* eslint-disable @typescript-eslint/no-require-imports -- prom-client's entry point loads more than a start needs (see above) */
+const prom = {
+  Registry: require('prom-client/lib/registry') as typeof PromClient.Registry,
+  Counter: require('prom-client/lib/counter') as typeof PromClient.Counter,
+  Gauge: require('prom-client/lib/gauge') as typeof PromClient.Gauge,
+  Histogram: require('prom-client/lib/histogram') as typeof PromClient.Histogram,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Seconds: from a cached read (~1 ms) to a long-poll that waited its whole minute. */
 const DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60];
@@ -18,24 +32,29 @@ type RequestLabels = Record<'method' | 'route' | 'status', string>;
  */
 @Injectable()
 export class Metrics {
-  readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly durations: Histogram<'method' | 'route' | 'status'>;
-  private readonly rateLimited: Counter<'route'>;
+  readonly registry = new prom.Registry();
+  private readonly requests: PromClient.Counter<'method' | 'route' | 'status'>;
+  private readonly durations: PromClient.Histogram<'method' | 'route' | 'status'>;
+  private readonly rateLimited: PromClient.Counter<'route'>;
   private processFigures = false;
   private readonly labelSets = new Map<string, RequestLabels>();
 
   constructor() {
     const labelNames = ['method', 'route', 'status'] as const;
-    this.requests = new Counter({ name: 'baton_http_requests_total', help: 'HTTP requests answered, by route pattern and status class', labelNames, registers: [this.registry] });
-    this.durations = new Histogram({
+    this.requests = new prom.Counter({
+      name: 'baton_http_requests_total',
+      help: 'HTTP requests answered, by route pattern and status class',
+      labelNames,
+      registers: [this.registry],
+    });
+    this.durations = new prom.Histogram({
       name: 'baton_http_request_duration_seconds',
       help: 'Time from a request arriving to its answer finishing, by route pattern and status class',
       labelNames,
       buckets: DURATION_BUCKETS,
       registers: [this.registry],
     });
-    this.rateLimited = new Counter({
+    this.rateLimited = new prom.Counter({
       name: 'baton_rate_limited_total',
       help: 'Requests refused with 429 (rate limit, refused-credential limit, budgets)',
       labelNames: ['route'],
@@ -72,7 +91,7 @@ export class Metrics {
   gauge(name: string, help: string, read: () => number | Record<string, number>, labelName = 'kind'): void {
     const registry = this.registry;
     if (registry.getSingleMetric(name)) return;
-    new Gauge({
+    new prom.Gauge({
       name,
       help,
       labelNames: [labelName],
@@ -87,8 +106,8 @@ export class Metrics {
 
   /** A counter a module increments (`inc`), with at most one bounded label. */
   counter(name: string, help: string, labelName?: string): (label?: string) => void {
-    const existing = this.registry.getSingleMetric(name) as Counter<string> | undefined;
-    const counter = existing ?? new Counter({ name, help, labelNames: labelName ? [labelName] : [], registers: [this.registry] });
+    const existing = this.registry.getSingleMetric(name) as PromClient.Counter<string> | undefined;
+    const counter = existing ?? new prom.Counter({ name, help, labelNames: labelName ? [labelName] : [], registers: [this.registry] });
     return (label) => (labelName && label !== undefined ? counter.inc({ [labelName]: label }) : counter.inc());
   }
 
@@ -99,6 +118,8 @@ export class Metrics {
    */
   text(): Promise<string> {
     if (!this.processFigures) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at the first scrape (see above)
+      const { collectDefaultMetrics } = require('prom-client') as typeof PromClient;
       collectDefaultMetrics({ register: this.registry, prefix: 'baton_' });
       this.processFigures = true;
     }

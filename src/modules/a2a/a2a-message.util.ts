@@ -1,4 +1,5 @@
-import { Message, Role } from '@a2a-js/sdk';
+import type { Message } from '@a2a-js/sdk';
+import { a2aSdk } from './a2a-sdk';
 import { A2A_PARTS_MAX, A2A_TEXT_MAX, A2A_TITLE_MAX } from './a2a.constants';
 
 export interface IncomingMessage {
@@ -45,7 +46,8 @@ export function parseIncomingMessage(raw: unknown): IncomingMessage {
   if (metadata !== undefined && !isObject(metadata)) throw new Error('message.metadata must be an object');
   const sender = isObject(metadata) && typeof metadata.sender === 'string' ? metadata.sender.replace(/\s+/g, ' ').trim().slice(0, 200) || null : null;
   const firstLine = text.split('\n').find((l) => l.trim()) ?? text;
-  const message = Message.fromJSON({ ...raw, role: 'ROLE_USER' });
+  const { Message: Messages, Role } = a2aSdk();
+  const message = Messages.fromJSON({ ...raw, role: 'ROLE_USER' });
   message.role = Role.ROLE_USER;
   return { message, title: firstLine.replace(/\s+/g, ' ').trim().slice(0, A2A_TITLE_MAX), sender };
 }

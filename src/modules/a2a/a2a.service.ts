@@ -1,4 +1,3 @@
-import { Message } from '@a2a-js/sdk';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
@@ -13,6 +12,7 @@ import { Project } from '../projects/project.entity';
 import { A2A_LIST_LIMIT_DEFAULT, A2A_OPEN_STATES, A2aTaskState } from './a2a.constants';
 import { A2aError } from './a2a.errors';
 import { parseIncomingMessage } from './a2a-message.util';
+import { a2aSdk } from './a2a-sdk';
 import { A2aTask } from './a2a-task.entity';
 import { toProtocolTask } from './a2a-task.protocol';
 import { A2aTaskView, toA2aTaskView } from './a2a-task.view';
@@ -62,7 +62,7 @@ export class A2aService {
       message_id: parsed.message.messageId,
       state: 'submitted',
       title: parsed.title,
-      message: JSON.stringify(Message.toJSON(parsed.message)),
+      message: JSON.stringify(a2aSdk().Message.toJSON(parsed.message)),
       status_note: null,
       sender: parsed.sender,
       updated_by: null,

@@ -1,4 +1,5 @@
-import { A2A_PROTOCOL_VERSION, AgentCard } from '@a2a-js/sdk';
+import type { AgentCard } from '@a2a-js/sdk';
+import { a2aSdk } from './a2a-sdk';
 
 export interface AgentCardInput {
   /** The instance's public address, without a trailing slash. */
@@ -18,6 +19,7 @@ export interface AgentCardInput {
  * multi-tenant agents.
  */
 export function buildAgentCard(input: AgentCardInput): Record<string, unknown> {
+  const sdk = a2aSdk();
   const url = input.agentId ? `${input.base}/a2a/${input.agentId}` : `${input.base}/a2a`;
   const card: AgentCard = {
     name: 'Baton',
@@ -25,7 +27,7 @@ export function buildAgentCard(input: AgentCardInput): Record<string, unknown> {
       'Coordination service for software projects worked on by people and AI coding sessions. Hand a task to a project team: it is stored as submitted, ' +
       "shown to the project's sessions, and its state follows their work." +
       (input.agentId ? '' : ' Each project is an agent: use /a2a/{project_id}, or name the project id as the request tenant.'),
-    supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+    supportedInterfaces: [{ url, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: sdk.A2A_PROTOCOL_VERSION }],
     provider: { url: input.base, organization: 'Baton' },
     version: input.version,
     documentationUrl: `${input.base}/mcp/quickstart`,
@@ -60,5 +62,5 @@ export function buildAgentCard(input: AgentCardInput): Record<string, unknown> {
     ],
     signatures: [],
   };
-  return AgentCard.toJSON(card) as Record<string, unknown>;
+  return sdk.AgentCard.toJSON(card) as Record<string, unknown>;
 }

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { PassportStrategy } from '@nestjs/passport';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import passport, { AuthenticateOptions } from 'passport';
-import OAuth2Strategy from 'passport-oauth2';
+import type { AuthenticateOptions } from 'passport';
+import type OAuth2Strategy from 'passport-oauth2';
 import { SecretBox } from '../../../libs/tenancy';
 import { sealerFor } from '../../common/sealer';
 import { AppConfig } from '../../config/app-config';
@@ -34,6 +33,21 @@ function authenticateOptions(options: FlowAuthenticateOptions): AuthenticateOpti
 }
 
 export type FlowOutcome = { ok: true; result: FlowResult; carried: FlowState } | { ok: false; reason: FlowFailure };
+
+/**
+ * passport, its OAuth 2.0 strategy and Nest's wrapper of it (about 50 modules), loaded with the
+ * first provider flow rather than at boot: an instance with no sign-in provider and no code host
+ * never runs one.
+ */
+function passportModules() {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use (see above); Node keeps them after */
+  return {
+    passport: require('passport') as typeof import('passport'),
+    OAuth2Strategy: require('passport-oauth2') as typeof import('passport-oauth2'),
+    PassportStrategy: (require('@nestjs/passport') as typeof import('@nestjs/passport')).PassportStrategy,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /**
  * The passport-oauth2 strategies of the flows (authorization code, PKCE S256, state in a sealed
@@ -69,11 +83,9 @@ export class ProviderStrategies implements OnModuleDestroy {
     }
     await new Promise<void>((resolve, reject) => {
       res.once('finish', () => resolve());
-      passport.authenticate(name, authenticateOptions({ session: false, state: carried }), (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))))(
-        req,
-        res,
-        reject,
-      );
+      passportModules().passport.authenticate(name, authenticateOptions({ session: false, state: carried }), (err: unknown) =>
+        reject(err instanceof Error ? err : new Error(String(err))),
+      )(req, res, reject);
     });
     return undefined;
   }
@@ -98,11 +110,16 @@ export class ProviderStrategies implements OnModuleDestroy {
         else if (!user) resolve(this.refused(flow, 'state', 'the state was missing, expired or altered'));
         else resolve({ ok: true, result: user, carried: info?.state ?? {} });
       };
-      passport.authenticate(name, authenticateOptions({ session: false, callbackURL }), done)(req, res, (err: unknown) => resolve(this.refused(flow, 'exchange', err)));
+      passportModules().passport.authenticate(name, authenticateOptions({ session: false, callbackURL }), done)(req, res, (err: unknown) =>
+        resolve(this.refused(flow, 'exchange', err)),
+      );
     });
   }
 
   onModuleDestroy() {
+    // Nothing to undo (nor to load) when no flow ran.
+    if (this.built.size === 0) return;
+    const { passport } = passportModules();
     for (const flow of this.built.keys()) passport.unuse(this.strategyName(flow));
   }
 
@@ -157,7 +174,8 @@ export class ProviderStrategies implements OnModuleDestroy {
       store: this.store(flow) as unknown as OAuth2Strategy.StateStore,
       customHeaders: { 'user-agent': 'Baton' },
     };
-    class FlowStrategy extends PassportStrategy(OAuth2Strategy, name, true) {
+    const { PassportStrategy, OAuth2Strategy: Strategy } = passportModules();
+    class FlowStrategy extends PassportStrategy(Strategy, name, true) {
       constructor() {
         super(options);
       }
@@ -186,6 +204,6 @@ async function profileOf(flow: OAuthFlow, endpoints: ProviderEndpoints, token: s
 function failureOf(error: unknown): FlowFailure {
   if (error instanceof ProviderUnavailable) return 'unreachable';
   if (error instanceof UnusableIdentity) return 'provider_error';
-  if (error instanceof OAuth2Strategy.AuthorizationError) return 'provider_error';
+  if (error instanceof passportModules().OAuth2Strategy.AuthorizationError) return 'provider_error';
   return 'exchange';
 }

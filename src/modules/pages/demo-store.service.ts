@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,29 +35,29 @@ const DECISIONS: [string, string][] = [
 /**
  * The demo project behind /demo: stored in a SQLite file of its own (`demo.sqlite` in
  * SERVICE_DATA_DIR, with the same tables as a workspace), apart from every workspace, so no
- * credential of a workspace reaches it and the demo's cookie reaches nothing else. Seeded at
- * start with fixed ids (`INSERT OR IGNORE`): a second start adds nothing. Read-only after that.
+ * credential of a workspace reaches it and the demo's cookie reaches nothing else. Opened, migrated
+ * and seeded with fixed ids (`INSERT OR IGNORE`) at the first demo read of a process, not at start:
+ * most instances never show it, and migrating a second database doubled a first start's work. A
+ * second process adds nothing. Read-only after that.
  */
 @Injectable()
-export class DemoStore implements OnModuleInit, OnModuleDestroy {
+export class DemoStore implements OnModuleDestroy {
   private readonly logger = new Logger('demo');
   private db?: Database.Database;
+  private opening?: Promise<Database.Database>;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
-
-  async onModuleInit() {
-    this.db = this.open();
-    await applyTenantMigrations(this.db);
-    this.seed();
-  }
 
   onModuleDestroy() {
     this.db?.close();
   }
 
   /** Writes the demo project's rows that are not there yet; the ones there stay as they are. */
-  seed(): void {
-    const db = this.database;
+  async seed(): Promise<void> {
+    this.seedInto(await this.database());
+  }
+
+  private seedInto(db: Database.Database): void {
     const at = '2026-01-05 09:00:00.000';
     const id = (kind: string, n: number) => `00000000-0000-4000-8000-${kind}${String(n).padStart(12 - kind.length, '0')}`;
     db.transaction(() => {
@@ -105,8 +105,8 @@ export class DemoStore implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The demo project as stored. */
-  project(): DemoProject {
-    const db = this.database;
+  async project(): Promise<DemoProject> {
+    const db = await this.database();
     const project = db.prepare('SELECT id, name FROM projects WHERE id = ?').get(DEMO_PROJECT_ID) as DemoProject['project'];
     return {
       project,
@@ -128,16 +128,33 @@ export class DemoStore implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Row counts of the demo's tables (for the seeding's test). */
-  counts(): Record<string, number> {
-    const db = this.database;
+  async counts(): Promise<Record<string, number>> {
+    const db = await this.database();
     return Object.fromEntries(
       ['projects', 'goals', 'sessions', 'sprint_items', 'hitl_requests', 'pinned_decisions'].map((t) => [t, db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number]),
     );
   }
 
-  private get database(): Database.Database {
-    if (!this.db) throw new Error('the demo store is not open yet');
-    return this.db;
+  /** The demo's database, opened, migrated and seeded by the first caller; the callers meanwhile wait for the same. */
+  private database(): Promise<Database.Database> {
+    this.opening ??= this.prepare().catch((error: unknown) => {
+      this.opening = undefined; // the next read tries again
+      throw error;
+    });
+    return this.opening;
+  }
+
+  private async prepare(): Promise<Database.Database> {
+    const db = this.open();
+    try {
+      await applyTenantMigrations(db);
+      this.seedInto(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    this.db = db;
+    return db;
   }
 
   /** The file in the data folder; where that cannot be written (a read-only image), a database in memory, seeded the same way. */

@@ -23,7 +23,7 @@ export class DemoController {
   }
 
   @Get('demo/api/project')
-  project(@Req() req: Request): DemoProject {
+  project(@Req() req: Request): Promise<DemoProject> {
     this.access.require(req.headers.cookie);
     return this.store.project();
   }

@@ -100,8 +100,8 @@ export class PagesController {
 
   @Get('demo')
   @Answers(HTML_PAGE)
-  demo(@Res() res: Response): void {
-    send(res, '/demo', { title: 'Demo project', body: renderDemoBoard(this.demoStore.project()) });
+  async demo(@Res() res: Response): Promise<void> {
+    send(res, '/demo', { title: 'Demo project', body: renderDemoBoard(await this.demoStore.project()) });
   }
 
   @Get('static/:file')
