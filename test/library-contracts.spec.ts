@@ -53,7 +53,7 @@ function installedVersion(pkg: string): string {
 }
 
 describe('pinned packages', () => {
-  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer', '@modelcontextprotocol/sdk', '@nestjs/common', '@nestjs/core'])(
+  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer', '@modelcontextprotocol/sdk', '@nestjs/common', '@nestjs/core', 'prom-client'])(
     '%s is pinned to an exact version, and that version is installed',
     (pkg) => {
       const spec = manifest.dependencies[pkg];
@@ -514,6 +514,26 @@ describe('class-validator internals (src/common/validation/numeric-text.ts, vali
         expect(Object.keys(error.constraints ?? {}).sort()).toEqual(['isInt', 'max']);
       },
     );
+  });
+});
+
+describe("prom-client's own files (src/common/observability/metrics.ts)", () => {
+  test('lib/registry, lib/counter, lib/gauge and lib/histogram are the very classes the entry point exports', () => {
+    /* eslint-disable @typescript-eslint/no-require-imports -- the files metrics.ts loads, by the same paths */
+    const entry = require('prom-client') as Record<string, unknown>;
+    const own = {
+      Registry: require('prom-client/lib/registry') as unknown,
+      Counter: require('prom-client/lib/counter') as unknown,
+      Gauge: require('prom-client/lib/gauge') as unknown,
+      Histogram: require('prom-client/lib/histogram') as unknown,
+    };
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    for (const [name, cls] of Object.entries(own)) {
+      contract('prom-client', `lib/${name.toLowerCase()} exports the class ${name} of the entry point`, () => {
+        expect(typeof cls).toBe('function');
+        expect(cls).toBe(entry[name]);
+      });
+    }
   });
 });
 
