@@ -20,8 +20,10 @@
  *   warm   then BENCH_DURATION seconds of the same round-robin, every tenant having been read.
  *
  * Printed per round and pass: requests/s, p50/p99, and the CPU time per request of the Baton
- * process and of the database's server processes (/proc); then the medians, the two ratios
- * (many/10) against the goal BENCH_GOAL (0.9), and the figure rows.
+ * process and of the database's client backends (/proc); then the medians, the two ratios
+ * (many/10, each the median of the rounds' ratios) against the goal BENCH_GOAL (0.9), the ratio
+ * the CPU per request alone would give (what bounds it on a machine whose cores are all busy), and
+ * the figure rows.
  *
  * Settings (environment): BENCH_TENANTS (1000), BENCH_CONNECTIONS (16), BENCH_DURATION (warm,
  * s, 5), BENCH_ROUNDS (3), BENCH_GOAL (0.9), BENCH_MIGRATE_CONCURRENCY (4),
@@ -138,7 +140,9 @@ async function run() {
     }
     console.log(`setup: ${opts.tenants} tenants, tokens and projects in ${Math.round((Date.now() - setupStarted) / 1000)} s`);
 
-    const backendPids = async () => (await pg.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db.name])).rows.map((r) => r.pid);
+    // Baton's connections only: not this one, nor autovacuum's workers (which come whenever they like).
+    const backendPids = async () =>
+      (await pg.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'", [db.name])).rows.map((r) => r.pid);
     /** One measured pass over `over` targets on `baton`, with the CPU it cost per request. */
     const pass = async (baton, over, load) => {
       const pids0 = await backendPids();
@@ -179,20 +183,24 @@ async function run() {
     const med = (key, phase, field) => median(rounds.map((r) => r[key][phase][field]));
     const summary = {};
     for (const phase of ['cold', 'warm']) {
+      // Each round's ratio compares two passes run one after the other; the figure is their median.
+      const ratios = rounds.map((r) => ratio(r.many[phase].rps, r.few[phase].rps));
       summary[phase] = {
         few_rps: med('few', phase, 'rps'),
         many_rps: med('many', phase, 'rps'),
-        ratio: ratio(med('many', phase, 'rps'), med('few', phase, 'rps')),
-        ratios: rounds.map((r) => ratio(r.many[phase].rps, r.few[phase].rps)),
+        ratio: median(ratios),
+        ratios,
         few_baton_us: med('few', phase, 'baton_us_per_req'),
         many_baton_us: med('many', phase, 'baton_us_per_req'),
         few_postgres_us: med('few', phase, 'postgres_us_per_req'),
         many_postgres_us: med('many', phase, 'postgres_us_per_req'),
       };
+      // What the ratio would be were the machine's cores the only bound: the CPU of a request, Baton's and Postgres's.
+      summary[phase].cpu_ratio = ratio(summary[phase].few_baton_us + summary[phase].few_postgres_us, summary[phase].many_baton_us + summary[phase].many_postgres_us);
       const s = summary[phase];
       console.log(
-        `${phase}: ${opts.tenants} tenants ${s.many_rps} req/s vs ${FEW} tenants ${s.few_rps} req/s (medians): ${s.ratio} (rounds ${s.ratios.join(', ')}), goal >= ${opts.goal}; ` +
-          `CPU per request ${s.many_baton_us} vs ${s.few_baton_us} µs Baton, ${s.many_postgres_us} vs ${s.few_postgres_us} µs Postgres`,
+        `${phase}: ${opts.tenants} tenants ${s.many_rps} req/s vs ${FEW} tenants ${s.few_rps} req/s (medians); ratio ${s.ratio} (median of the rounds' ${s.ratios.join(', ')}), goal >= ${opts.goal}; ` +
+          `CPU per request ${s.many_baton_us} vs ${s.few_baton_us} µs Baton, ${s.many_postgres_us} vs ${s.few_postgres_us} µs Postgres (CPU ratio ${s.cpu_ratio})`,
       );
     }
     const allOk = rounds.every((r) => ['few', 'many'].every((k) => r[k].cold.ok && r[k].warm.ok));
