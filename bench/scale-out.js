@@ -21,7 +21,6 @@
  * BENCH_PG_URL (admin connection, default postgres://postgres@127.0.0.1:5432/test).
  */
 const { randomBytes } = require('node:crypto');
-const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
@@ -30,22 +29,9 @@ const { createDatabase, ADMIN_URL } = require('./lib/postgres');
 const { startBaton, startProcess, request } = require('./lib/servers');
 const { pad, ratio } = require('./lib/figures');
 const { loadSettings } = require('./lib/settings');
+const { cpuSeconds } = require('./lib/cpu');
 
 const INSTANCES = 3;
-/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
-const TICKS = 100;
-
-/** CPU seconds a process has used so far (user + system), or 0 when it is gone or /proc is missing. */
-function cpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return 0;
-  }
-}
-
 /** Busy and total CPU time of the whole machine so far, in ms. */
 function machineTimes() {
   let busy = 0;

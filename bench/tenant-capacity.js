@@ -40,15 +40,15 @@
  * counted as that long), BENCH_STRICT=1 (exit 3 when a ceiling is passed or a step failed).
  */
 const { spawn } = require('node:child_process');
-const { randomBytes, randomUUID } = require('node:crypto');
+const { randomBytes } = require('node:crypto');
 const os = require('node:os');
 const path = require('node:path');
-const { childEnv } = require('./lib/cold-start');
 const { figureRow, median, pad, printFigures, ratio } = require('./lib/figures');
 const { startPrivatePostgres } = require('./lib/private-postgres');
 const { startBaton } = require('./lib/servers');
 const { setting } = require('./lib/settings');
 const { stopOnInterrupt } = require('./lib/interrupt');
+const { addBareTenants, runMigrate } = require('./lib/tenants');
 
 const DEFAULT_STEPS = [0, 100, 250, 500, 1000];
 const MB = 1e6;
@@ -65,28 +65,6 @@ function stepsOf(args) {
     throw new Error(`tenant counts must be whole numbers >= 0 in ascending order, got: ${words.join(' ')}`);
   }
   return steps;
-}
-
-/** Runs the built `npm run migrate` (dist/src/cli/migrate.js) with `args`; resolves with its exit code, seconds and JSON summary. */
-function runMigrate(root, env, args) {
-  const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'migrate.js'), ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      let summary = {};
-      try {
-        summary = JSON.parse(stdout.trim().split('\n').pop() ?? '{}');
-      } catch {
-        // left empty: the caller reports the exit status with stderr
-      }
-      resolve({ code, seconds: seconds(started), summary, stderr });
-    });
-  });
 }
 
 /**
@@ -117,30 +95,6 @@ function pgDump(cluster, database, timeoutS, extra = []) {
       else resolve({ seconds: null, error: stderr.trim().split('\n').slice(-2).join(' ') || `exit status ${code}` });
     });
   });
-}
-
-/**
- * Hosted tenants as the control plane knows them, each with its role and empty schema and no
- * migration applied (what `npm run migrate` finds after an upgrade that brought every tenant
- * migration), in batches of plain SQL, as test/support/migrate-cli.ts makes them.
- */
-async function addBareTenants(pg, count, batch = 100) {
-  const base = Date.now() - count * 1000;
-  for (let start = 0; start < count; start += batch) {
-    const ids = Array.from({ length: Math.min(batch, count - start) }, () => randomUUID().replace(/-/g, ''));
-    const statements = ids.flatMap((c) => [
-      `CREATE ROLE "baton_t_${c}" NOLOGIN NOINHERIT`,
-      `GRANT "baton_t_${c}" TO CURRENT_USER`,
-      `CREATE SCHEMA "t_${c}" AUTHORIZATION "baton_t_${c}"`,
-    ]);
-    const rows = ids.map((c, i) => {
-      const id = `${c.slice(0, 8)}-${c.slice(8, 12)}-${c.slice(12, 16)}-${c.slice(16, 20)}-${c.slice(20)}`;
-      const at = new Date(base + (start + i) * 1000).toISOString();
-      return `('${id}', 'capacity ${start + i}', 't_${c}', 'baton_t_${c}', NULL, NULL, 'active', '${at}', '${at}')`;
-    });
-    statements.push(`INSERT INTO control.tenants (id, name, schema_name, role_name, db_url_sealed, migrated_to, status, created_at, updated_at) VALUES ${rows.join(', ')}`);
-    await pg.query(statements.join('; '));
-  }
 }
 
 /** Catalog rows and sizes of the database, and the tables (relkind r/p) a whole-database pg_dump locks. */

@@ -3,7 +3,9 @@ import { request as httpRequest } from 'node:http';
 import { DataSource } from 'typeorm';
 import WebSocket from 'ws';
 import { SHARED_DATA_SOURCE } from '../src/database/database.module';
+import { ApiTokens } from '../src/modules/tenants/api-tokens.service';
 import { hashApiToken } from '../src/modules/tenants/api-token.util';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { OwnRedis } from './support/own-redis';
 import { TestDatabase } from './support/pg-database';
 import { REDIS_URL, uniquePrefix } from './support/services';
@@ -166,6 +168,22 @@ describePostgres('refused credentials (hosted, process memory)', () => {
     expect(lookups.count).toBe(1);
     expect(answers.every((a) => a.status === 401 || a.status === 429)).toBe(true);
     expect(answers.filter((a) => a.status === 401)).toHaveLength(LIMIT);
+  });
+
+  test('tokens of several workspaces asked for in the same turn are looked up in one query, each answered with its own workspace', async () => {
+    const others = [await provisionTenant(testApp, 'batch a'), await provisionTenant(testApp, 'batch b')];
+    const revoked = await provisionTenant(testApp, 'batch revoked');
+    await testApp.app.get(ApiTokens).revokeToken(revoked.token);
+    const resolver = testApp.app.get(TenantResolver);
+    const lookups = countTokenLookups(testApp);
+    const asked = [...others.map((t) => t.token), revoked.token, wrongToken()].map((t) =>
+      resolver.authenticate(`Bearer ${t}`, '127.0.0.13').then(
+        (credential) => credential.tenant.tenantId,
+        () => 'refused',
+      ),
+    );
+    expect(await Promise.all(asked)).toEqual([others[0].tenant_id, others[1].tenant_id, 'refused', 'refused']);
+    expect(lookups.count).toBe(1);
   });
 
   test('MCP: refusals on /mcp and /mcp/sse count together and answer 429 past the limit; a valid token still calls', async () => {

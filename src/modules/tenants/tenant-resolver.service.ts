@@ -43,6 +43,9 @@ interface TokenRow extends TenantLocation {
   created_by?: string | null;
 }
 
+/** Settles the lookup of one token with its row (none: unknown, revoked, or its tenant not active). */
+type Answer = (row: Promise<TokenRow | undefined>) => void;
+
 interface CacheEntry extends Required<Credential> {
   expiresAt: number;
 }
@@ -77,6 +80,8 @@ export class TenantResolver {
   private readonly refused = new Map<string, number>();
   /** Lookups under way, by token hash (as many as requests in flight at most). */
   private readonly lookups = new Map<string, Promise<TokenRow | undefined>>();
+  /** API-token hashes asked for in this turn of the event loop, looked up together at its end. */
+  private batch: Map<string, Answer[]> | undefined;
   private readonly local: TenantContext;
   /** The audience an OAuth access token must have: Baton's MCP resource. */
   private readonly mcpResource: string;
@@ -182,26 +187,58 @@ export class TenantResolver {
     if (running) return running;
     const query =
       kind === 'api'
-        ? this.source.query(
-            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, k.id AS token_id, k.scope, k.created_by, k.expires_at
-               FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
-              WHERE k.token_hash = $1 AND k.revoked_at IS NULL AND t.status = 'active'`,
-            [hash],
-          )
-        : this.source.query(
-            `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, p.expires_at
-               FROM control.oauth_payloads p JOIN control.tenants t ON t.id = p.tenant_id
-              WHERE p.model = 'AccessToken' AND p.id_hash = $1 AND p.audience = $2 AND p.expires_at > now() AND t.status = 'active'
-                AND EXISTS (SELECT 1 FROM control.memberships m WHERE m.tenant_id = p.tenant_id AND m.account_id::text = p.account_id AND m.status = 'active')`,
-            [hash, this.mcpResource],
-          );
-    const lookup = query
-      .then((rows: TokenRow[]) => rows[0])
-      .finally(() => {
-        if (this.lookups.get(hash) === lookup) this.lookups.delete(hash);
-      });
+        ? this.lookupApiToken(hash)
+        : this.source
+            .query(
+              `SELECT t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, p.expires_at
+                 FROM control.oauth_payloads p JOIN control.tenants t ON t.id = p.tenant_id
+                WHERE p.model = 'AccessToken' AND p.id_hash = $1 AND p.audience = $2 AND p.expires_at > now() AND t.status = 'active'
+                  AND EXISTS (SELECT 1 FROM control.memberships m WHERE m.tenant_id = p.tenant_id AND m.account_id::text = p.account_id AND m.status = 'active')`,
+              [hash, this.mcpResource],
+            )
+            .then((rows: TokenRow[]) => rows[0]);
+    const lookup = query.finally(() => {
+      if (this.lookups.get(hash) === lookup) this.lookups.delete(hash);
+    });
     this.lookups.set(hash, lookup);
     return lookup;
+  }
+
+  /**
+   * An API token's row. The tokens asked for in the same turn of the event
+   * loop (a burst of new clients, or every workspace's first request after a
+   * restart) are looked up in one query at the turn's end: one pool checkout
+   * and one round trip for all of them instead of one each.
+   */
+  private lookupApiToken(hash: string): Promise<TokenRow | undefined> {
+    return new Promise((resolve) => {
+      if (!this.batch) {
+        const batch = (this.batch = new Map());
+        setImmediate(() => {
+          this.batch = undefined;
+          this.lookUpBatch(batch);
+        });
+      }
+      // The same hash twice in one batch: its lookup was forgotten (`forgetToken`) and asked for again.
+      const waiting = this.batch.get(hash);
+      if (waiting) waiting.push(resolve);
+      else this.batch.set(hash, [resolve]);
+    });
+  }
+
+  private lookUpBatch(batch: Map<string, Answer[]>) {
+    const rows: Promise<Map<string, TokenRow>> = this.source
+      .query(
+        `SELECT k.token_hash, t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, k.id AS token_id, k.scope, k.created_by, k.expires_at
+           FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
+          WHERE k.token_hash = ANY($1) AND k.revoked_at IS NULL AND t.status = 'active'`,
+        [[...batch.keys()]],
+      )
+      .then((found: (TokenRow & { token_hash: string })[]) => new Map(found.map(({ token_hash, ...row }) => [token_hash, row])));
+    for (const [hash, waiting] of batch) {
+      const row = rows.then((byHash) => byHash.get(hash));
+      for (const resolve of waiting) resolve(row);
+    }
   }
 
   private wasRefused(hash: string): boolean {
