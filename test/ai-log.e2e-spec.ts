@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { runWithTenant } from '../libs/tenancy';
 import { DomainEvents } from '../src/common/events/domain-events';
-import { AiLogRecorder } from '../src/modules/ai-log/ai-log-recorder.service';
+import { AiLogRecorder, PendingAiLogEvent } from '../src/modules/ai-log/ai-log-recorder.service';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { eachBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
@@ -373,5 +373,43 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     }
     const events = (await timeline('', p)).events;
     expect(events.map((e) => e.tool)).toEqual(['get_project']);
+  });
+
+  test('an event the database refuses costs the others of its write nothing: they are stored when their calls answer', async () => {
+    const recorder = run.testApp.app.get(AiLogRecorder);
+    const internals = recorder as unknown as { write: (events: unknown[]) => Promise<void>; pendingCount: number };
+    const writes = jest.spyOn(internals, 'write');
+    const probe = `probe_${randomUUID().slice(0, 8)}`;
+    const event = (n: number, over: Record<string, unknown> = {}): PendingAiLogEvent =>
+      ({ id: randomUUID(), kind: 'tool_call', occurredAt: new Date(), projectRef: projectId, sessionRef: null, tool: `${probe}_${n}`, outcome: 'ok', durationMs: 1, materialize: () => ({ summary: `${probe} ${n}`, data: '{}' }), ...over }) as PendingAiLogEvent;
+    const pendingBefore = internals.pendingCount;
+    const droppedBefore = recorder.droppedCount;
+    try {
+      // Recorded in one turn, so they leave in one write; two of them break a NOT NULL column.
+      await inTenant(run.testApp, run.token, () =>
+        Promise.all([
+          recorder.record(event(1)),
+          recorder.record(event(2)),
+          recorder.record(event(3, { materialize: () => ({ summary: null, data: '{}' }) })), // its details are refused
+          recorder.record(event(4)),
+          recorder.record(event(5, { kind: null })), // refused whatever its details
+          recorder.record(event(6)),
+        ]),
+      );
+      expect(writes.mock.calls[0][0]).toHaveLength(6);
+    } finally {
+      writes.mockRestore();
+    }
+    // No flush: what was stored was stored by the time the recorded calls would have answered.
+    const rows: { tool: string; summary: string }[] = await inTenantDb(run.testApp, run.token, (m) =>
+      m.query(`SELECT tool, summary FROM ai_log_events WHERE tool LIKE '${probe}%' ORDER BY tool`),
+    );
+    expect(rows.map((r) => r.tool)).toEqual([1, 2, 3, 4, 6].map((n) => `${probe}_${n}`));
+    expect(rows.find((r) => r.tool === `${probe}_3`)?.summary).toBe(`${probe}_3 (details could not be recorded)`);
+    // The event no write can store is kept for its retries like any failed write's, then dropped and counted.
+    expect(internals.pendingCount).toBe(pendingBefore + 1);
+    for (let retry = 0; retry < 4; retry++) await recorder.flush();
+    expect(internals.pendingCount).toBe(pendingBefore);
+    expect(recorder.droppedCount).toBe(droppedBefore + 1);
   });
 });

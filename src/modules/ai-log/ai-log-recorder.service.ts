@@ -3,6 +3,7 @@ import { Dialect, maybeCurrentTenant, runWithTenant, sqlTimestamp, Statement, Te
 import { AiLogEventKind } from './ai-log-event.entity';
 import { RealtimeEvents } from '../../common/events/realtime-events';
 import { Metrics } from '../../common/observability/metrics';
+import { isRowDataError } from '../../common/errors/db-errors';
 
 /** An event to be written. */
 export interface PendingAiLogEvent {
@@ -28,6 +29,8 @@ export interface PendingAiLogEvent {
 interface Entry {
   event: PendingAiLogEvent;
   failures: number;
+  /** Its summary and data were replaced after its own values failed a write (`writeEntries`). */
+  bare?: true;
 }
 
 /**
@@ -68,7 +71,9 @@ const DONE: Promise<void> = Promise.resolve();
  * starts in the same turn of the event loop (setImmediate), taking every event
  * recorded in that turn; events recorded while one runs share the next
  * multi-row insert, so under load a write costs each call a fraction of one
- * transaction. A failed write does not fail the call, which answers once the
+ * transaction. A write that one event's values make fail (a data or constraint
+ * error) is split until that event is alone: the others are stored in the same
+ * attempt, before their calls answer. A failed write does not fail the call, which answers once the
  * attempt has ended: its events stay in memory and are tried again a second
  * later (up to MAX_FAILURES writes in all). Readers of the log call
  * `flush` first, which also writes those kept events. On shutdown everything
@@ -174,21 +179,37 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
       else if (log.retry.length === 0 && this.logs.get(log.tenant.tenantId) === log) this.logs.delete(log.tenant.tenantId);
     };
     // Whatever happens to this write, the calls waiting for it answer and the next write starts.
-    log.inFlight = this.writeBatch(log, batch).then(next, (error: unknown) => {
+    log.inFlight = this.writeEntries(log, batch).then(next, (error: unknown) => {
       this.logger.error({ msg: 'AI-log write ended unexpectedly', tenant_id: log.tenant.tenantId, error: (error as Error)?.message, stack: (error as Error)?.stack });
       next();
     });
   }
 
-  private async writeBatch(log: TenantLog, batch: Entry[]): Promise<void> {
-    const events = batch.map((e) => e.event);
+  /**
+   * Writes `entries`. When their values made the write fail (`isRowDataError`), one row is at
+   * fault and the others must not share its fate: the halves are written one after the other, down
+   * to the event at fault, which is tried once more with its summary and data replaced (the call
+   * stays on the log, without its details) and, failing that too, kept for a retry like any failed
+   * write. A batch of n events with one bad row costs about 2·log2(n) more writes, only then.
+   */
+  private async writeEntries(log: TenantLog, entries: Entry[]): Promise<void> {
     try {
-      await runWithTenant(log.tenant, () => this.write(events));
-      this.pendingCount -= batch.length;
+      await runWithTenant(log.tenant, () => this.write(entries.map((e) => e.event)));
+      this.pendingCount -= entries.length;
       // The tenant's dashboards read the timeline again (events carry no view: attribution is resolved in the insert).
-      this.events.publish({ tenantId: log.tenant.tenantId, event: 'ai_log_written', data: { count: events.length } });
+      this.events.publish({ tenantId: log.tenant.tenantId, event: 'ai_log_written', data: { count: entries.length } });
     } catch (error) {
-      this.keepForRetry(log, batch, error);
+      if (!isRowDataError(error)) return this.keepForRetry(log, entries, error);
+      if (entries.length > 1) {
+        const half = Math.ceil(entries.length / 2);
+        await this.writeEntries(log, entries.slice(0, half));
+        return this.writeEntries(log, entries.slice(half));
+      }
+      const [entry] = entries;
+      if (entry.bare) return this.keepForRetry(log, entries, error);
+      this.logger.warn({ msg: 'AI-log event refused by the database; stored without its details', tenant_id: log.tenant.tenantId, kind: entry.event.kind, error: (error as Error).message });
+      const { event } = entry;
+      return this.writeEntries(log, [{ event: { ...event, materialize: () => undetailed(event) }, failures: entry.failures, bare: true }]);
     }
   }
 
@@ -296,8 +317,13 @@ function safeMaterialize(event: PendingAiLogEvent): { summary: string; data: str
   try {
     return event.materialize();
   } catch {
-    return { summary: `${event.tool ?? event.kind} (details could not be recorded)`, data: '{}' };
+    return undetailed(event);
   }
+}
+
+/** What is stored of an event whose details could not be: that it happened, and what it was. */
+function undetailed(event: PendingAiLogEvent): { summary: string; data: string } {
+  return { summary: `${event.tool ?? event.kind} (details could not be recorded)`, data: '{}' };
 }
 
 function settled(): Settled {
