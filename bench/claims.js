@@ -91,8 +91,9 @@ async function driveHttp({ url, token, projectId, sessions }) {
 /** K `pg` clients, each looping over the claim statement until it claims nothing. */
 async function drivePg({ root, pgUrl, schema, projectId, sessions }) {
   const { Client } = require(path.join(root, 'node_modules', 'pg'));
-  const { claimNextSql } = require(path.join(root, 'dist', 'src', 'modules', 'sprint', 'claim-sql'));
-  const sql = claimNextSql('postgres');
+  const { CLAIM_NEXT_ALONE_NAME, claimNextAloneSql } = require(path.join(root, 'dist', 'src', 'modules', 'sprint', 'claim-sql'));
+  // Baton's statement, prepared under Baton's name, as Baton prepares it on each of its connections.
+  const statement = { name: CLAIM_NEXT_ALONE_NAME, text: claimNextAloneSql() };
   const clients = await Promise.all(
     sessions.map(async () => {
       const client = new Client({ connectionString: pgUrl });
@@ -109,7 +110,7 @@ async function drivePg({ root, pgUrl, schema, projectId, sessions }) {
       clients.map(async (client, i) => {
         for (;;) {
           const t0 = performance.now();
-          const { rows } = await client.query(sql, [projectId, sessions[i], new Date(), 'ai']);
+          const { rows } = await client.query({ ...statement, values: [projectId, sessions[i], new Date(), 'ai'] });
           if (rows.length === 0) return;
           latencies.push(performance.now() - t0);
           claimed.push(rows[0].id);
