@@ -11,7 +11,9 @@
  *   baton    K concurrent HTTP workers call POST /projects/{id}/sprint-items/claim (next
  *            claimable) until it answers claimed: false;
  *   ceiling  the claim statement Baton runs (dist/src/modules/sprint/claim-sql.js) executed
- *            directly: K `pg` clients on Postgres; on SQLite, K better-sqlite3 connections taking
+ *            directly: on Postgres K `pg` clients, each sending claimNextAloneSql prepared under
+ *            Baton's name, as Baton sends it (without Baton's BEGIN, tenant scope and COMMIT,
+ *            which travel in the same write); on SQLite, K better-sqlite3 connections taking
  *            turns in one thread (SQLite runs one writer at a time whatever the clients).
  * The items are reset to pending (and the table vacuumed on Postgres) before every run. Every
  * run is checked: each item claimed exactly once (duplicates), every item claimed (losses),
