@@ -11,7 +11,9 @@
  *   baton    K concurrent HTTP workers call POST /projects/{id}/sprint-items/claim (next
  *            claimable) until it answers claimed: false;
  *   ceiling  the claim statement Baton runs (dist/src/modules/sprint/claim-sql.js) executed
- *            directly: K `pg` clients on Postgres; on SQLite, K better-sqlite3 connections taking
+ *            directly: on Postgres K `pg` clients, each sending claimNextAloneSql prepared under
+ *            Baton's name, as Baton sends it (without Baton's BEGIN, tenant scope and COMMIT,
+ *            which travel in the same write); on SQLite, K better-sqlite3 connections taking
  *            turns in one thread (SQLite runs one writer at a time whatever the clients).
  * The items are reset to pending (and the table vacuumed on Postgres) before every run. Every
  * run is checked: each item claimed exactly once (duplicates), every item claimed (losses),
@@ -91,8 +93,9 @@ async function driveHttp({ url, token, projectId, sessions }) {
 /** K `pg` clients, each looping over the claim statement until it claims nothing. */
 async function drivePg({ root, pgUrl, schema, projectId, sessions }) {
   const { Client } = require(path.join(root, 'node_modules', 'pg'));
-  const { claimNextSql } = require(path.join(root, 'dist', 'src', 'modules', 'sprint', 'claim-sql'));
-  const sql = claimNextSql('postgres');
+  const { CLAIM_NEXT_ALONE_NAME, claimNextAloneSql } = require(path.join(root, 'dist', 'src', 'modules', 'sprint', 'claim-sql'));
+  // Baton's statement, prepared under Baton's name, as Baton prepares it on each of its connections.
+  const statement = { name: CLAIM_NEXT_ALONE_NAME, text: claimNextAloneSql() };
   const clients = await Promise.all(
     sessions.map(async () => {
       const client = new Client({ connectionString: pgUrl });
@@ -109,7 +112,7 @@ async function drivePg({ root, pgUrl, schema, projectId, sessions }) {
       clients.map(async (client, i) => {
         for (;;) {
           const t0 = performance.now();
-          const { rows } = await client.query(sql, [projectId, sessions[i], new Date(), 'ai']);
+          const { rows } = await client.query({ ...statement, values: [projectId, sessions[i], new Date(), 'ai'] });
           if (rows.length === 0) return;
           latencies.push(performance.now() - t0);
           claimed.push(rows[0].id);

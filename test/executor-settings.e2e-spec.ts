@@ -100,6 +100,46 @@ describe.each(eachBackend())('executor settings that take effect on %s', (_name,
     expect(listed.map((w) => w.sprint_item_id)).toEqual([first.id]);
   });
 
+  test("auto_worktrees: a worker session's next-claim gets a worktree record whichever layer turns it on (the project's settings, the workspace layer); off gives none", async () => {
+    const p = await createProject(run.http, 'Next worktrees');
+    const worker = (await run.http.post('/sessions/register', { project_id: p, name: 'w', kind: 'worker' })).body.id;
+    const person = (await run.http.post('/sessions/register', { project_id: p, name: 'p' })).body.id;
+    const item = async (title: string) => (await run.http.post(`/projects/${p}/sprint-items`, { version: 'v1', title })).body;
+    const claimNext = async (session: string) => {
+      const answer = await run.http.post(`/projects/${p}/sprint-items/claim`, { session_id: session });
+      expect([answer.status, answer.body.claimed]).toEqual([200, true]);
+      return answer.body as { item: { id: string; slug: string }; worktree?: { sprint_item_id: string; path: string } };
+    };
+    const put = async (path: string, fields: Record<string, unknown>) => expect((await run.http.send('PUT', path, { fields })).status).toBe(200);
+
+    await item('Cache the parser output');
+    expect((await claimNext(worker)).worktree).toBeUndefined();
+    const expected: string[] = [];
+    const expectWorktree = async (title: string) => {
+      const made = await item(title);
+      const claimed = await claimNext(worker);
+      expect(claimed.worktree).toMatchObject({ sprint_item_id: made.id, path: `.worktrees/${made.slug}` });
+      expected.push(made.id);
+    };
+    await settings(p, { auto_worktrees: true });
+    await expectWorktree('Rewrite the importer');
+    await item('Design the settings page');
+    expect((await claimNext(person)).worktree).toBeUndefined();
+    await settings(p, { auto_worktrees: null });
+    await put('/profile-layers/workspace/singleton', { auto_worktrees: true });
+    try {
+      await expectWorktree('Split the billing module');
+      // Named but off at the project: no record.
+      await settings(p, { auto_worktrees: false });
+      await item('Tidy the changelog');
+      expect((await claimNext(worker)).worktree).toBeUndefined();
+    } finally {
+      await run.http.delete('/profile-layers/workspace/singleton');
+    }
+    const listed = (await run.http.get(`/projects/${p}/worktrees`)).body as { sprint_item_id: string }[];
+    expect(listed.map((w) => w.sprint_item_id).sort()).toEqual([...expected].sort());
+  });
+
   test('require_merge_approval: a merge waits for a HITL approval; without it a merge is approved at once; a dismissal declines', async () => {
     const p = await createProject(run.http, 'Merges');
     const session = (await run.http.post('/sessions/register', { project_id: p, name: 'merger', kind: 'worker' })).body.id;

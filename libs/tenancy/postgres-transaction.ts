@@ -11,12 +11,14 @@ export interface Statement {
   name?: string;
 }
 
-/** `BEGIN` with the scope, the statement and `COMMIT`, written together on a pipelined connection. */
-export function statementIn(source: DataSource, scope: string, { text, values, name }: Statement, timeout: number): Promise<void> {
+/** `BEGIN` with the scope, the statement and `COMMIT`, written together on a pipelined connection; answers the statement's rows. */
+export function statementIn(source: DataSource, scope: string, { text, values, name }: Statement, timeout: number): Promise<Record<string, unknown>[]> {
   return onConnection(source, timeout, async ({ connection, query }) => {
     const answers = pipelined(connection, () => [query(`BEGIN; ${scope}`), query(text, values, name), query('COMMIT')]);
     // Every answer is awaited before the connection goes back: none may arrive for its next user.
-    for (const answer of await Promise.allSettled(answers)) if (answer.status === 'rejected') throw answer.reason;
+    const settled = await Promise.allSettled(answers);
+    for (const answer of settled) if (answer.status === 'rejected') throw answer.reason;
+    return (settled[1] as PromiseFulfilledResult<QueryResult>).value.rows as Record<string, unknown>[];
   });
 }
 

@@ -123,9 +123,10 @@ export class TenantDb {
    * runs there: later writes send only its values, and Postgres neither parses nor plans it again
    * (it analyses it again when the connection's last tenant was another, whose search path differs).
    * Without prepared statements (`limits.preparedStatements` false) the name is ignored.
+   * Answers the rows the statement returns (`RETURNING`), none for a statement that returns none.
    */
-  writeStatement(given: Statement): Promise<void> {
-    if (this.dialect === 'sqlite') return this.serialised(async () => void (await this.shared.query(given.text, given.values)));
+  writeStatement(given: Statement): Promise<Record<string, unknown>[]> {
+    if (this.dialect === 'sqlite') return this.serialised(async () => rowsOf(await this.shared.query(given.text, given.values)));
     const statement = this.limits.preparedStatements || given.name === undefined ? given : { text: given.text, values: given.values };
     const tenant = currentTenant();
     const scope = whereOf(tenant);
@@ -271,6 +272,11 @@ function postgresParts() {
     ReadLanes: (require('./read-lanes') as typeof ReadLanesModule).ReadLanes,
   });
   /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** What TypeORM's SQLite query answers, as rows: an array for a statement that returns rows, a run summary otherwise. */
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? (result as Record<string, unknown>[]) : [];
 }
 
 /** Less time than this left before the deadline: no statement is started. */

@@ -254,7 +254,7 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
     const statements: Statement[] = [];
     for (let i = 0; i < events.length; i += ROWS_PER_INSERT) statements.push(this.insert(events.slice(i, i + ROWS_PER_INSERT)));
     // One statement (up to ROWS_PER_INSERT events, the usual case) is its own transaction, in one round trip.
-    if (statements.length === 1) return this.db.writeStatement(statements[0]);
+    if (statements.length === 1) return this.db.writeStatement(statements[0]).then(() => undefined);
     return this.db.transaction(async (m) => {
       for (const { text, values } of statements) await m.query(text, values);
     });

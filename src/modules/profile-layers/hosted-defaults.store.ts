@@ -110,11 +110,30 @@ export class HostedDefaultsStore implements OnApplicationBootstrap {
    */
   async rows(m: EntityManager): Promise<HostedDefaults> {
     if (!this.inControlPlane) return byId(await m.find(ProfileLayer, { where: { scope_type: 'hosted_default' } }));
+    return this.copy();
+  }
+
+  /** The instance's copy of the control plane's layers; a stale copy is still answered while a fresh one loads. */
+  private async copy(): Promise<HostedDefaults> {
     if (!this.cache) return this.reload();
     if (this.isStale()) {
       this.reload().catch((error: Error) => this.logger.warn({ msg: 'could not refresh hosted_default layers', error: error.message }));
     }
     return this.cache.rows;
+  }
+
+  /**
+   * Whether some hosted_default layer of the control plane names `field` among the fields it sets
+   * (hosted; self-hosted they are rows of the tenant's own storage, so this answers false). The
+   * instance's copy, kept as `rows` keeps it: for a hot path that must know cheaply whether a
+   * field's default can have been changed above the workspace.
+   */
+  async controlPlaneSets(field: string): Promise<boolean> {
+    if (!this.inControlPlane) return false;
+    const rows = await this.copy();
+    const quoted = JSON.stringify(field);
+    for (const row of rows.values()) if (row.fields.includes(quoted)) return true;
+    return false;
   }
 
   /** Reads the hosted_default layers again (after the operator changed one, or when the copy is stale). */

@@ -146,6 +146,41 @@ export function claimNextSql(dialect: Dialect): string {
   );
 }
 
+/**
+ * No auto_worktrees record can be due for this claim: the claimer is not a
+ * worker, or no layer of the project's profile stored in the tenant could turn
+ * auto_worktrees on (its default is off). Deliberately coarse: a layer that
+ * merely names the field counts, so the test never needs the profile
+ * resolution itself; a false alarm only sends the claim the long way.
+ */
+const NO_WORKTREE_DUE = `NOT EXISTS (SELECT 1 FROM sessions w WHERE w.id = $2 AND w.kind = 'worker'
+     AND (EXISTS (SELECT 1 FROM project_settings ps WHERE ps.project_id = $1 AND ps.auto_worktrees)
+          OR EXISTS (SELECT 1 FROM profile_layers pl WHERE pl.fields LIKE '%"auto_worktrees"%'
+                      AND (pl.scope_type IN ('hosted_default', 'workspace') OR (pl.scope_type = 'project' AND (pl.project_id = $1 OR pl.scope_id = CAST($1 AS text)))))))`;
+
+/**
+ * The next-claim as a whole transaction on Postgres: the claim, the claimer's
+ * last_seen, and nothing else to write, so BEGIN, the statement and COMMIT can
+ * leave together and cost one round trip. It claims only when no worktree
+ * record is due (NO_WORKTREE_DUE); when it claims nothing the caller takes the
+ * long way (claimNextSql in a transaction), which also explains a refusal.
+ * Prepared once per connection under CLAIM_NEXT_ALONE_NAME.
+ */
+export function claimNextAloneSql(): string {
+  return touchingSession(
+    'postgres',
+    `UPDATE sprint_items AS c ${SET_CLAIMED}
+ WHERE c.id = (${nextClaimableSelect('postgres')})
+   AND c.status IN (${list(NEXT_CLAIMABLE_STATUSES)})
+   AND ${SESSION_OK}
+   AND ${NO_WORKTREE_DUE}
+ RETURNING *`,
+  );
+}
+
+/** The name claimNextAloneSql is prepared under on each connection (the benchmark's ceiling prepares it alike). */
+export const CLAIM_NEXT_ALONE_NAME = 'sprint_claim_next_alone';
+
 /** The id the next-claimable pick would take, without claiming it (for "already claimed" answers). */
 export function peekNextSql(): string {
   return nextClaimableSelect('sqlite');

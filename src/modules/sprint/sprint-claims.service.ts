@@ -4,12 +4,13 @@ import { In } from 'typeorm';
 import { sqlTimestamp } from '../../../libs/tenancy';
 import { Worktree } from '../executor/worktree.entity';
 import { toWorktreeView, WorktreeView } from '../executor/executor.views';
+import { HostedDefaultsStore } from '../profile-layers/hosted-defaults.store';
 import { ProjectSettingsService } from '../project-settings/project-settings.service';
 import { requireProject } from '../projects/require-project.util';
 import { FileLocksService } from '../sessions/file-locks.service';
 import { Session } from '../sessions/session.entity';
 import { SessionError } from '../sessions/sessions.errors';
-import { claimItemSql, claimNextSql, claimTouchesSession, peekNextSql } from './claim-sql';
+import { CLAIM_NEXT_ALONE_NAME, claimItemSql, claimNextAloneSql, claimNextSql, claimTouchesSession, peekNextSql } from './claim-sql';
 import { ClaimSprintItemDto } from './dto/claim-sprint-item.dto';
 import { isUuid } from './dto/sprint-field.rules';
 import { SprintDb } from './sprint-db.service';
@@ -18,11 +19,14 @@ import { SprintItem } from './sprint-item.entity';
 import { itemFromRow, SprintItemView, toSprintItemView } from './sprint-item.view';
 import { queryRows, requireItem } from './sprint-store.util';
 import { SprintTrack } from './sprint-track.entity';
-import { SprintTx } from './sprint-tx';
+import { sprintChange, SprintTx } from './sprint-tx';
 import { WaitingItem } from './sprint-waiting-gates.util';
 import { waitingItems } from './sprint-waiting.util';
 import { Claimant, NEXT_CLAIMABLE_STATUSES, TERMINAL_STATUSES } from './sprint.constants';
 import { SprintError } from './sprint.errors';
+
+/** Built once: the statement is the same for every claim (and prepared once per connection). */
+const CLAIM_NEXT_ALONE_SQL = claimNextAloneSql();
 
 export interface ClaimResult {
   claimed: boolean;
@@ -43,7 +47,8 @@ export interface ClaimResult {
 /**
  * Claims: one conditional UPDATE decides (see claim-sql.ts). Only when it
  * changes nothing does the service read the item again, to say which gate
- * refused it, or who holds it.
+ * refused it, or who holds it. On Postgres a next-claim is first tried as a
+ * transaction of its own, in one round trip (claimNextAlone).
  */
 @Injectable()
 export class SprintClaimsService {
@@ -51,11 +56,16 @@ export class SprintClaimsService {
     private readonly sprint: SprintDb,
     private readonly locks: FileLocksService,
     private readonly settings: ProjectSettingsService,
+    private readonly hostedDefaults: HostedDefaultsStore,
   ) {}
 
   /** Claims `itemRef` (id, slug or nickname), or without it the next claimable item of the project. */
   async claim(projectId: string, input: ClaimSprintItemDto, itemRef?: string): Promise<ClaimResult> {
     const claimant = input.claimant ?? 'ai';
+    if (itemRef === undefined && (await this.mayClaimNextAlone())) {
+      const claimed = await this.claimNextAlone(projectId, input.session_id, claimant);
+      if (claimed) return claimed;
+    }
     return this.sprint.run(projectId, (tx) => (itemRef === undefined ? this.claimNext(tx, input.session_id, claimant) : this.claimItem(tx, itemRef, input.session_id, claimant)), {
       checkProject: false,
     });
@@ -72,6 +82,31 @@ export class SprintClaimsService {
       if (held) return { claimed: true, item: toSprintItemView(held), already_held: true };
     }
     throw SprintError.statusRace(ref);
+  }
+
+  /**
+   * Whether the next-claim may first be tried as a transaction of its own (claimNextAloneSql):
+   * on Postgres, where it saves round trips, unless a hosted_default layer names auto_worktrees
+   * (the statement sees the tenant's layers, not the control plane's).
+   */
+  private async mayClaimNextAlone(): Promise<boolean> {
+    return this.sprint.dialect === 'postgres' && !(await this.hostedDefaults.controlPlaneSets('auto_worktrees'));
+  }
+
+  /**
+   * The next-claim in one round trip, when the claim is all there is to write; null when it
+   * claimed nothing, for whatever reason (nothing claimable, a refused session, a worktree
+   * record due): the long way then claims or explains.
+   */
+  private claimNextAlone(projectId: string, sessionId: string, claimant: Claimant): Promise<ClaimResult | null> {
+    return this.sprint.runStatement(
+      (now) => ({ name: CLAIM_NEXT_ALONE_NAME, text: CLAIM_NEXT_ALONE_SQL, values: [projectId, sessionId, sqlTimestamp('postgres', now), claimant] }),
+      (rows) => {
+        if (rows.length === 0) return { answer: null, changes: [] };
+        const item = itemFromRow(rows[0]);
+        return { answer: { claimed: true, item: toSprintItemView(item) }, changes: [sprintChange('claimed', item)] };
+      },
+    );
   }
 
   private async claimNext(tx: SprintTx, sessionId: string, claimant: Claimant): Promise<ClaimResult> {

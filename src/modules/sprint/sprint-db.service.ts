@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { TenantDb } from '../../../libs/tenancy';
+import { Statement, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { requireProject } from '../projects/require-project.util';
 import { RecordedNotice, SessionNotices } from '../sessions/session-notices.service';
 import { SprintEvents } from './sprint-events.service';
-import { SprintTx } from './sprint-tx';
+import { SprintChange, SprintTx } from './sprint-tx';
 
 export interface SprintRunOptions {
   /** Check that the project exists first (404 otherwise). Claims skip it on the fast path and diagnose on refusal. */
@@ -34,6 +34,18 @@ export class SprintDb {
       await requireProject(m, projectId);
       return work(new SprintTx(m, this.db.dialect, projectId, this.clock.now()));
     });
+  }
+
+  /**
+   * One write statement as a transaction of its own (TenantDb.writeStatement: on Postgres BEGIN,
+   * the statement and COMMIT in one round trip), for hot work that is that statement alone.
+   * `build` makes it for the time of the work; `done` turns its rows into the answer and the
+   * changes to announce, announced once it has committed.
+   */
+  async runStatement<T>(build: (now: Date) => Statement, done: (rows: Record<string, unknown>[]) => { answer: T; changes: SprintChange[] }): Promise<T> {
+    const { answer, changes } = done(await this.db.writeStatement(build(this.clock.now())));
+    this.events.publish(changes);
+    return answer;
   }
 
   async run<T>(projectId: string, work: (tx: SprintTx) => Promise<T>, options: SprintRunOptions = {}): Promise<T> {

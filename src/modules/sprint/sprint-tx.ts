@@ -13,6 +13,11 @@ export interface SprintChange {
   itemId: string;
 }
 
+/** A change of `item`, announced with a copy of it as it is now. */
+export function sprintChange(change: SprintChangeKind, item: SprintItem): SprintChange {
+  return { change, projectId: item.project_id, item: { ...item }, itemId: item.id };
+}
+
 /**
  * One unit of sprint work inside a transaction: the manager, the project, the
  * time, and the changes to announce once the transaction has committed.
@@ -30,7 +35,7 @@ export class SprintTx {
   ) {}
 
   changed(change: SprintChangeKind, item: SprintItem): void {
-    this.changes.push({ change, projectId: item.project_id, item: { ...item }, itemId: item.id });
+    this.changes.push(sprintChange(change, item));
   }
 
   /** `item`, held in progress by a session, is no longer its: taken by `takenById`, or put back (null). */
