@@ -26,6 +26,7 @@ const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { median } = require('./lib/figures');
 const { setting } = require('./lib/settings');
+const { closeAll } = require('./lib/closers');
 
 const TARGET_RATIO_MAX = 1.05;
 
@@ -217,13 +218,7 @@ async function run({ root = path.resolve(__dirname, '..') } = {}) {
       }
     }
   } finally {
-    while (closers.length) {
-      try {
-        await closers.pop()();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${error.message}\n`);
-      }
-    }
+    await closeAll(closers);
   }
 
   let met = true;

@@ -30,6 +30,7 @@ const { startBaton, startProcess, request } = require('./lib/servers');
 const { pad, ratio } = require('./lib/figures');
 const { loadSettings } = require('./lib/settings');
 const { cpuSeconds } = require('./lib/cpu');
+const { closeAll } = require('./lib/closers');
 
 const INSTANCES = 3;
 /** Busy and total CPU time of the whole machine so far, in ms. */
@@ -158,13 +159,7 @@ async function run({ root }) {
     console.log(`limit: ${limit}`);
     console.log(JSON.stringify({ benchmark: 'scale-out', cores, ...opts, results, three_over_one: scale, limit }));
   } finally {
-    while (closers.length) {
-      try {
-        await closers.pop()();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${error.message}\n`);
-      }
-    }
+    await closeAll(closers);
   }
 }
 

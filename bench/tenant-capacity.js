@@ -49,6 +49,7 @@ const { startBaton } = require('./lib/servers');
 const { setting } = require('./lib/settings');
 const { stopOnInterrupt } = require('./lib/interrupt');
 const { addBareTenants, runMigrate } = require('./lib/tenants');
+const { closeAll } = require('./lib/closers');
 
 const DEFAULT_STEPS = [0, 100, 250, 500, 1000];
 const MB = 1e6;
@@ -354,13 +355,7 @@ async function run({ root, args }) {
     }
     report({ measured, ceilings, machine, postgres, opts });
   } finally {
-    while (closers.length) {
-      try {
-        await closers.pop()();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${error.message}\n`);
-      }
-    }
+    await closeAll(closers);
   }
 }
 

@@ -41,6 +41,7 @@ const { createDatabase, ADMIN_URL } = require('./lib/postgres');
 const { startProcess, request } = require('./lib/servers');
 const { setting } = require('./lib/settings');
 const { addBareTenants, runMigrate } = require('./lib/tenants');
+const { closeAll } = require('./lib/closers');
 
 /** The few tenants the many are compared with. */
 const FEW = 10;
@@ -217,13 +218,7 @@ async function run() {
     printFigures(figures);
     console.log(JSON.stringify({ bench: 'tenant-reads', node: process.version, cores, settings: opts, rounds, summary, all_requests_ok: allOk, figures }));
   } finally {
-    while (closers.length) {
-      try {
-        await closers.pop()();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${error.message}\n`);
-      }
-    }
+    await closeAll(closers);
   }
 }
 
