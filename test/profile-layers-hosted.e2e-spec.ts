@@ -143,6 +143,12 @@ describe.each(eachBackend())('hosted_default profile layers on %s', (name, backe
     });
     expect(selected.fields['executor_config.test_min']).toEqual({ value: 2, source: 'hosted_default' });
     expect(selected.fields.max_pinned_decisions).toEqual({ value: 15, source: 'workspace' });
+    // The base turns auto_worktrees on: a worker's next-claim gets its worktree record (hosted, the base is in the control plane).
+    const fresh = (await tenant.post('/projects', { name: 'Worktrees from the base' })).body.id;
+    const worker = (await tenant.post('/sessions/register', { project_id: fresh, name: 'base worker', kind: 'worker' })).body.id;
+    const item = (await tenant.post(`/projects/${fresh}/sprint-items`, { version: 'v1', title: 'Follow the base' })).body;
+    const claimed = await tenant.post(`/projects/${fresh}/sprint-items/claim`, { session_id: worker });
+    expect(claimed.body).toMatchObject({ claimed: true, item: { id: item.id }, worktree: { sprint_item_id: item.id } });
 
     const retireActive = await operator.post('/profile-layers/team-2025/retire');
     expect(retireActive.status).toBe(409);
