@@ -31,6 +31,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { isMainThread, parentPort, Worker, workerData } = require('node:worker_threads');
+const { closeAll } = require('./lib/closers');
+const { figureRow } = require('./lib/figures');
 
 const TARGET = { storage: 'postgres', workers: 64, ratio_min: 0.9, duplicates_max: 0 };
 /** One worker alone: every claim pays its whole round trip, nothing overlaps it. */
@@ -339,20 +341,19 @@ async function run({ root }) {
       while (closers.length) await closers.pop()();
     }
   } finally {
-    while (closers.length) {
-      try {
-        await closers.pop()();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${error instanceof Error ? error.message : String(error)}\n`);
-      }
-    }
+    await closeAll(closers);
   }
 
   const clean = results.every((r) => r.baton.duplicates === 0 && r.baton.losses === 0 && r.baton.errors === 0 && r.baton.in_progress_after === n);
+  const judged = [];
   for (const goal of [TARGET, TARGET_ONE_WORKER]) {
     const target = results.find((r) => r.storage === goal.storage && r.workers === goal.workers);
     if (!target) continue;
     const met = target.ratio >= goal.ratio_min && target.baton.duplicates <= goal.duplicates_max;
+    // Judged on the ratio; a double claim or a lost item makes the run not comparable (and is printed above).
+    judged.push(
+      figureRow({ figure: `claims/s of the replayed claim SQL (${goal.storage}, ${goal.workers} worker${goal.workers === 1 ? '' : 's'})`, value: target.ratio, ceiling: goal.ratio_min, goal: 'above', comparable: clean }),
+    );
     console.log(
       `target: ${goal.storage} at ${goal.workers} worker${goal.workers === 1 ? '' : 's'}, ratio >= ${goal.ratio_min} with 0 duplicates: ratio ${target.ratio.toFixed(3)}, ` +
         `duplicates ${target.baton.duplicates}: ${met ? 'met' : 'MISSED'}`,
@@ -374,6 +375,7 @@ async function run({ root }) {
       target_one_worker: TARGET_ONE_WORKER,
       results,
       all_clean: clean,
+      figures: judged,
     }),
   );
 }
