@@ -352,7 +352,13 @@ async function run({ root }) {
     const met = target.ratio >= goal.ratio_min && target.baton.duplicates <= goal.duplicates_max;
     // Judged on the ratio; a double claim or a lost item makes the run not comparable (and is printed above).
     judged.push(
-      figureRow({ figure: `claims/s of the replayed claim SQL (${goal.storage}, ${goal.workers} worker${goal.workers === 1 ? '' : 's'})`, value: target.ratio, ceiling: goal.ratio_min, goal: 'above', comparable: clean }),
+      figureRow({
+        figure: `claims/s of the replayed claim SQL (${goal.storage}, ${goal.workers} worker${goal.workers === 1 ? '' : 's'})`,
+        value: target.ratio,
+        ceiling: goal.ratio_min,
+        goal: 'above',
+        comparable: clean,
+      }),
     );
     console.log(
       `target: ${goal.storage} at ${goal.workers} worker${goal.workers === 1 ? '' : 's'}, ratio >= ${goal.ratio_min} with 0 duplicates: ratio ${target.ratio.toFixed(3)}, ` +

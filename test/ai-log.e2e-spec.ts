@@ -381,7 +381,18 @@ describe.each(eachBackend())('AI-log capture and reading on %s', (_name, backend
     const writes = jest.spyOn(internals, 'write');
     const probe = `probe_${randomUUID().slice(0, 8)}`;
     const event = (n: number, over: Record<string, unknown> = {}): PendingAiLogEvent =>
-      ({ id: randomUUID(), kind: 'tool_call', occurredAt: new Date(), projectRef: projectId, sessionRef: null, tool: `${probe}_${n}`, outcome: 'ok', durationMs: 1, materialize: () => ({ summary: `${probe} ${n}`, data: '{}' }), ...over }) as PendingAiLogEvent;
+      ({
+        id: randomUUID(),
+        kind: 'tool_call',
+        occurredAt: new Date(),
+        projectRef: projectId,
+        sessionRef: null,
+        tool: `${probe}_${n}`,
+        outcome: 'ok',
+        durationMs: 1,
+        materialize: () => ({ summary: `${probe} ${n}`, data: '{}' }),
+        ...over,
+      }) as PendingAiLogEvent;
     const pendingBefore = internals.pendingCount;
     const droppedBefore = recorder.droppedCount;
     try {

@@ -62,7 +62,8 @@ function rowsOf(name, run) {
   const comparable = run.code === 0 && !failedUnderLoad(summary);
   if (Array.isArray(summary.figures)) return summary.figures.map((f) => ({ bench: name, ...f, comparable: comparable && f.comparable !== false }));
   // A benchmark that judges nothing (it compares ways, or reports capacity) still has its line: it ran, its figures are in its output.
-  if (!summary.met || Object.keys(summary.met).length === 0) return [{ bench: name, figure: 'no judged figure (see its output)', value: null, ceiling: null, ratio: null, goal: null, met: true, comparable }];
+  if (!summary.met || Object.keys(summary.met).length === 0)
+    return [{ bench: name, figure: 'no judged figure (see its output)', value: null, ceiling: null, ratio: null, goal: null, met: true, comparable }];
   return Object.entries(summary.met).map(([figure, met]) => ({
     bench: name,
     figure,

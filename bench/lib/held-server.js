@@ -35,7 +35,10 @@ process.once('message', async ({ root }) => {
   process.on('message', (m) => {
     if (m === 'waiting') process.send({ waiting: held.length });
     if (m === 'answer') {
-      const answer = { messages: [{ seq: 1, from_session_id: null, from_agent: null, to_session_id: null, to_agent: null, broadcast: true, body: 'all', created_at: new Date().toISOString() }], acked_through: 0 };
+      const answer = {
+        messages: [{ seq: 1, from_session_id: null, from_agent: null, to_session_id: null, to_agent: null, broadcast: true, body: 'all', created_at: new Date().toISOString() }],
+        acked_through: 0,
+      };
       const waiting = held;
       held = [];
       for (const resolve of waiting) resolve(answer);

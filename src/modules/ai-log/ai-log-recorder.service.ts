@@ -207,7 +207,12 @@ export class AiLogRecorder implements BeforeApplicationShutdown, OnApplicationSh
       }
       const [entry] = entries;
       if (entry.bare) return this.keepForRetry(log, entries, error);
-      this.logger.warn({ msg: 'AI-log event refused by the database; stored without its details', tenant_id: log.tenant.tenantId, kind: entry.event.kind, error: (error as Error).message });
+      this.logger.warn({
+        msg: 'AI-log event refused by the database; stored without its details',
+        tenant_id: log.tenant.tenantId,
+        kind: entry.event.kind,
+        error: (error as Error).message,
+      });
       const { event } = entry;
       return this.writeEntries(log, [{ event: { ...event, materialize: () => undetailed(event) }, failures: entry.failures, bare: true }]);
     }
