@@ -17,7 +17,8 @@
  * (default 2), BENCH_WARMUP (s, default 2),
  * BENCH_CONNECTIONS (default 50), BENCH_WORKERS (default 1), BENCH_TOKENS (hosted tokens the
  * connections send in turn, default 50; 1 puts every call on one token's MCP budget),
- * BENCH_PG_URL, BENCH_STRICT=1 (exit 3 when a target is missed or a request failed).
+ * BENCH_PG_URL, BENCH_SETUPS (which set-ups to measure, default `sqlite,postgres`), BENCH_STRICT=1
+ * (exit 3 when a target is missed or a request failed).
  */
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
@@ -32,6 +33,15 @@ const { loadSettings, setting } = require('./lib/settings');
 const TARGETS = { mcp_rest_ratio_min: 0.8 };
 // The version the SDK's own client sends after initializing; a stateless server takes it as it is.
 const PROTOCOL_VERSION = '2025-06-18';
+
+/** The set-ups BENCH_SETUPS names (comma-separated), both when unset. */
+function setupsOf(given) {
+  if (given === undefined || given.trim() === '') return ['sqlite', 'postgres'];
+  const names = given.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => name !== 'sqlite' && name !== 'postgres');
+  if (unknown.length > 0 || names.length === 0) throw new Error(`BENCH_SETUPS: ${unknown.join(', ')} is not a set-up (sqlite, postgres)`);
+  return names;
+}
 
 const perRequest = (ms, of) =>
   Math.round(
@@ -180,6 +190,7 @@ async function run({ root }) {
   const opts = {
     ...loadSettings({ duration: 5, warmup: 2, rounds: 2 }),
     tokens: setting('BENCH_TOKENS', 50, 1),
+    setups: setupsOf(process.env.BENCH_SETUPS),
   };
   process.env.NODE_ENV = 'production';
   require(path.join(root, 'node_modules', 'reflect-metadata'));
@@ -194,26 +205,28 @@ async function run({ root }) {
 
   const closers = [];
   try {
-    const sqlite = await startBaton(root, { ...production, APP_URL: 'http://127.0.0.1' });
-    closers.push(() => sqlite.close());
-    const sqliteProject = (await request('POST', `${sqlite.url}/projects`, { body: { name: 'bench' }, expect: 201 })).json;
-
-    const db = await createDatabase();
-    closers.push(() => db.drop());
-    console.log(`postgres: database ${db.name} on ${new URL(ADMIN_URL).host} (dropped at the end)`);
-    const hosted = await startBaton(root, { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, APP_URL: 'http://127.0.0.1' });
-    closers.push(() => hosted.close());
-    const { tenant_id: tenantId, token } = await hosted.app.get(TenantProvisioning).provision('bench');
-    // Tokens the connections take in turn, each with its own MCP budget; BENCH_TOKENS=1 puts every call on one budget.
-    const tokens = [token];
-    while (tokens.length < opts.tokens) tokens.push(await hosted.app.get(ApiTokens).createToken(tenantId, `bench ${tokens.length}`));
-    const hostedProject = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
+    const setups = [];
+    if (opts.setups.includes('sqlite')) {
+      const sqlite = await startBaton(root, { ...production, APP_URL: 'http://127.0.0.1' });
+      closers.push(() => sqlite.close());
+      const sqliteProject = (await request('POST', `${sqlite.url}/projects`, { body: { name: 'bench' }, expect: 201 })).json;
+      setups.push(['sqlite', 'Baton self-hosted', sqlite, sqliteProject, undefined, undefined]);
+    }
+    if (opts.setups.includes('postgres')) {
+      const db = await createDatabase();
+      closers.push(() => db.drop());
+      console.log(`postgres: database ${db.name} on ${new URL(ADMIN_URL).host} (dropped at the end)`);
+      const hosted = await startBaton(root, { ...production, SERVICE_MODE: 'hosted', SERVICE_DB_URL: db.url, APP_URL: 'http://127.0.0.1' });
+      closers.push(() => hosted.close());
+      const { tenant_id: tenantId, token } = await hosted.app.get(TenantProvisioning).provision('bench');
+      // Tokens the connections take in turn, each with its own MCP budget; BENCH_TOKENS=1 puts every call on one budget.
+      const tokens = [token];
+      while (tokens.length < opts.tokens) tokens.push(await hosted.app.get(ApiTokens).createToken(tenantId, `bench ${tokens.length}`));
+      const hostedProject = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
+      setups.push(['postgres', `Baton hosted, ${opts.tokens} token${opts.tokens === 1 ? '' : 's'}`, hosted, hostedProject, tokens, db.name]);
+    }
 
     const load = { connections: opts.connections, duration: opts.duration, warmup: opts.warmup, workers: opts.workers };
-    const setups = [
-      ['sqlite', 'Baton self-hosted', sqlite, sqliteProject, undefined, undefined],
-      ['postgres', `Baton hosted, ${opts.tokens} token${opts.tokens === 1 ? '' : 's'}`, hosted, hostedProject, tokens, db.name],
-    ];
     const results = {};
     for (const [key, label, server, project, bearers, database] of setups) {
       const call = toolCall(project.id, bearers?.[0]);
@@ -262,15 +275,14 @@ async function run({ root }) {
     }
     const clean = Object.values(results).every((r) => r.rest.ok && r.mcp.ok && r.mcp_without_ai_log.ok && r.mcp_session.ok);
     if (!clean) console.log('WARNING: some requests failed during the load; the figures above are not comparable');
-    const met = { sqlite_ratio: results.sqlite.met, postgres_ratio: results.postgres.met };
+    const met = Object.fromEntries(Object.entries(results).map(([key, r]) => [`${key}_ratio`, r.met]));
     console.log(
       JSON.stringify({
         bench: 'mcp',
         node: process.version,
         platform: `${process.platform}-${process.arch}`,
         settings: opts,
-        sqlite: results.sqlite,
-        postgres: results.postgres,
+        ...results,
         targets: TARGETS,
         met,
         all_requests_ok: clean,
