@@ -36,6 +36,8 @@ COPY migrations ./migrations
 # The browser dashboard (built by `npm run build` after the server, to apps/dashboard/dist).
 COPY apps/dashboard/index.html apps/dashboard/vite.config.ts apps/dashboard/tsconfig.json ./apps/dashboard/
 COPY apps/dashboard/src ./apps/dashboard/src
+# `npm run build` is scripts/build-if-stale.js --always, which runs the steps above and records what it built.
+COPY scripts ./scripts
 RUN npm run build
 
 # ---------------------------------------------------------------- runtime
