@@ -97,8 +97,8 @@ export default defineConfig(
     },
   },
 
-  // The JavaScript files are CommonJS Node scripts: CI helpers, the benchmarks and the
-  // jest configuration. The benchmarks report on the console.
+  // The JavaScript files are CommonJS Node scripts: CI helpers, the build check, the benchmarks
+  // and the jest configuration. The benchmarks report on the console.
   {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
