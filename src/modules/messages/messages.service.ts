@@ -2,10 +2,11 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ProbeResult } from '../../../libs/pubsub';
-import { currentTenant, runWithTenant, TenantDb } from '../../../libs/tenancy';
+import { currentTenant, runWithTenant, TenantContext, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { RequestError } from '../../common/errors/request-error';
+import { TurnBatches } from '../../common/lifecycle/turn-batches';
 import { SessionNotifiedEvent } from '../../common/events/domain-event-map';
 import { DomainEvents } from '../../common/events/domain-events';
 import { requireProject } from '../projects/require-project.util';
@@ -53,8 +54,8 @@ export const projectTopic = (projectId: string) => `msg:${projectId}:*`;
 @Injectable()
 export class MessagesService implements OnModuleInit {
   private readonly store: MessageStore;
-  /** Pending reads waiting for the next turn of the event loop, per tenant, project and limit. */
-  private readonly batches = new Map<string, PendingBatch>();
+  /** Pending reads gathered until the end of a turn of the event loop, per tenant, project and limit. */
+  private readonly pendingReads = new TurnBatches<PendingGroup, string, Reader, PendingOf>((group, readers) => this.readPending(group, [...readers.values()]));
   private readonly logger = new Logger('messages');
 
   constructor(
@@ -147,55 +148,29 @@ export class MessagesService implements OnModuleInit {
    */
   private pendingOf(projectId: string, reader: Reader, limit: number): Promise<PendingOf> {
     const tenant = currentTenant();
-    const key = `${tenant.tenantId}|${projectId}|${limit}`;
-    let batch = this.batches.get(key);
-    if (!batch) {
-      const fresh: PendingBatch = { readers: new Map() };
-      batch = fresh;
-      this.batches.set(key, fresh);
-      setImmediate(() => {
-        this.batches.delete(key);
-        void runWithTenant(tenant, () => this.readBatch(projectId, limit, fresh));
-      });
-    }
-    const rKey = readerKey(reader);
-    let entry = batch.readers.get(rKey);
-    if (!entry) {
-      entry = { reader, waiting: [] };
-      batch.readers.set(rKey, entry);
-    }
-    const waiting = entry.waiting;
-    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    return (
+      this.pendingReads
+        .ask(`${tenant.tenantId}|${projectId}|${limit}`, { tenant, projectId, limit }, readerKey(reader), reader)
+        // A reader without a cursor has nothing yet (as `pending` answers).
+        .then((answer) => answer ?? { rows: [], ackedSeq: 0, lastSeq: 0 })
+    );
   }
 
-  private async readBatch(projectId: string, limit: number, batch: PendingBatch): Promise<void> {
-    const entries = [...batch.readers.values()];
-    try {
-      if (entries.length === 1) {
-        const one = await this.db.read((m) => this.store.pending(m, projectId, entries[0].reader, limit));
-        for (const w of entries[0].waiting) w.resolve(one);
-        return;
+  private async readPending({ tenant, projectId, limit }: PendingGroup, readers: Reader[]): Promise<Map<string, PendingOf>> {
+    return runWithTenant(tenant, async () => {
+      if (readers.length === 1) {
+        const one = await this.db.read((m) => this.store.pending(m, projectId, readers[0], limit));
+        return new Map([[readerKey(readers[0]), one]]);
       }
       const answers = new Map<string, PendingOf>();
       await this.db.read(async (m) => {
-        for (let i = 0; i < entries.length; i += READERS_PER_STATEMENT) {
-          const part = await this.store.pendingMany(
-            m,
-            projectId,
-            entries.slice(i, i + READERS_PER_STATEMENT).map((e) => e.reader),
-            limit,
-          );
+        for (let i = 0; i < readers.length; i += READERS_PER_STATEMENT) {
+          const part = await this.store.pendingMany(m, projectId, readers.slice(i, i + READERS_PER_STATEMENT), limit);
           for (const [k, v] of part) answers.set(k, v);
         }
       });
-      for (const e of entries) {
-        // A reader without a cursor has nothing yet (as `pending` answers).
-        const answer = answers.get(readerKey(e.reader)) ?? { rows: [], ackedSeq: 0, lastSeq: 0 };
-        for (const w of e.waiting) w.resolve(answer);
-      }
-    } catch (error) {
-      for (const e of entries) for (const w of e.waiting) w.reject(error);
-    }
+      return answers;
+    });
   }
 
   /**
@@ -291,8 +266,11 @@ export class MessagesService implements OnModuleInit {
   }
 }
 
-interface PendingBatch {
-  readers: Map<string, { reader: Reader; waiting: { resolve: (value: PendingOf) => void; reject: (error: unknown) => void }[] }>;
+/** The readers whose pending messages one statement reads: of one tenant's project, with one limit. */
+interface PendingGroup {
+  tenant: TenantContext;
+  projectId: string;
+  limit: number;
 }
 
 interface Target {

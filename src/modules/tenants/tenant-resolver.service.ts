@@ -11,6 +11,7 @@ import { bearerToken, hashApiToken, TOKEN_PREFIX, tokenShape } from './api-token
 import { localTenant } from './local-tenant';
 import { tenantContextOf, TenantLocation } from './tenant-context.util';
 import { TokenUsage } from './token-usage.service';
+import { TurnBatches } from '../../common/lifecycle/turn-batches';
 
 /** What Baton's authorization server issues: 256 random bits in base64url. */
 const OAUTH_ACCESS_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -42,9 +43,6 @@ interface TokenRow extends TenantLocation {
   scope?: ApiTokenScope;
   created_by?: string | null;
 }
-
-/** Settles the lookup of one token with its row (none: unknown, revoked, or its tenant not active). */
-type Answer = (row: Promise<TokenRow | undefined>) => void;
 
 interface CacheEntry extends Required<Credential> {
   expiresAt: number;
@@ -80,8 +78,8 @@ export class TenantResolver {
   private readonly refused = new Map<string, number>();
   /** Lookups under way, by token hash (as many as requests in flight at most). */
   private readonly lookups = new Map<string, Promise<TokenRow | undefined>>();
-  /** API-token hashes asked for in this turn of the event loop, looked up together at its end. */
-  private batch: Map<string, Answer[]> | undefined;
+  /** API-token hashes asked for in one turn of the event loop, looked up together at its end. */
+  private readonly apiTokenLookups = new TurnBatches<undefined, string, string, TokenRow>((_none, hashes) => this.lookUpApiTokens([...hashes.keys()]));
   private readonly local: TenantContext;
   /** The audience an OAuth access token must have: Baton's MCP resource. */
   private readonly mcpResource: string;
@@ -211,34 +209,18 @@ export class TenantResolver {
    * and one round trip for all of them instead of one each.
    */
   private lookupApiToken(hash: string): Promise<TokenRow | undefined> {
-    return new Promise((resolve) => {
-      if (!this.batch) {
-        const batch = (this.batch = new Map());
-        setImmediate(() => {
-          this.batch = undefined;
-          this.lookUpBatch(batch);
-        });
-      }
-      // The same hash twice in one batch: its lookup was forgotten (`forgetToken`) and asked for again.
-      const waiting = this.batch.get(hash);
-      if (waiting) waiting.push(resolve);
-      else this.batch.set(hash, [resolve]);
-    });
+    // The same hash twice in one batch (its lookup was forgotten, `forgetToken`, and asked for again) is looked up once.
+    return this.apiTokenLookups.ask('api-tokens', undefined, hash, hash);
   }
 
-  private lookUpBatch(batch: Map<string, Answer[]>) {
-    const rows: Promise<Map<string, TokenRow>> = this.source
-      .query(
-        `SELECT k.token_hash, t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, k.id AS token_id, k.scope, k.created_by, k.expires_at
-           FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
-          WHERE k.token_hash = ANY($1) AND k.revoked_at IS NULL AND t.status = 'active'`,
-        [[...batch.keys()]],
-      )
-      .then((found: (TokenRow & { token_hash: string })[]) => new Map(found.map(({ token_hash, ...row }) => [token_hash, row])));
-    for (const [hash, waiting] of batch) {
-      const row = rows.then((byHash) => byHash.get(hash));
-      for (const resolve of waiting) resolve(row);
-    }
+  private async lookUpApiTokens(hashes: string[]): Promise<Map<string, TokenRow>> {
+    const found: (TokenRow & { token_hash: string })[] = await this.source.query(
+      `SELECT k.token_hash, t.id, t.schema_name, t.role_name, t.db_url_sealed, t.db_server, k.id AS token_id, k.scope, k.created_by, k.expires_at
+         FROM control.api_tokens k JOIN control.tenants t ON t.id = k.tenant_id
+        WHERE k.token_hash = ANY($1) AND k.revoked_at IS NULL AND t.status = 'active'`,
+      [hashes],
+    );
+    return new Map(found.map(({ token_hash, ...row }) => [token_hash, row]));
   }
 
   private wasRefused(hash: string): boolean {
