@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ProbeResult } from '../../../libs/pubsub';
-import { currentTenant, runWithTenant, TenantContext, TenantDb } from '../../../libs/tenancy';
+import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { isUniqueViolation } from '../../common/errors/db-errors';
 import { RequestError } from '../../common/errors/request-error';
@@ -147,30 +147,28 @@ export class MessagesService implements OnModuleInit {
    * loop (the receivers one broadcast woke) go out as one statement, answered per reader.
    */
   private pendingOf(projectId: string, reader: Reader, limit: number): Promise<PendingOf> {
-    const tenant = currentTenant();
     return (
       this.pendingReads
-        .ask(`${tenant.tenantId}|${projectId}|${limit}`, { tenant, projectId, limit }, readerKey(reader), reader)
+        .ask(`${currentTenant().tenantId}|${projectId}|${limit}`, { projectId, limit }, readerKey(reader), reader)
         // A reader without a cursor has nothing yet (as `pending` answers).
         .then((answer) => answer ?? { rows: [], ackedSeq: 0, lastSeq: 0 })
     );
   }
 
-  private async readPending({ tenant, projectId, limit }: PendingGroup, readers: Reader[]): Promise<Map<string, PendingOf>> {
-    return runWithTenant(tenant, async () => {
-      if (readers.length === 1) {
-        const one = await this.db.read((m) => this.store.pending(m, projectId, readers[0], limit));
-        return new Map([[readerKey(readers[0]), one]]);
+  /** Runs in the async context of the batch's first ask (TurnBatches): the tenant whose project it reads. */
+  private async readPending({ projectId, limit }: PendingGroup, readers: Reader[]): Promise<Map<string, PendingOf>> {
+    if (readers.length === 1) {
+      const one = await this.db.read((m) => this.store.pending(m, projectId, readers[0], limit));
+      return new Map([[readerKey(readers[0]), one]]);
+    }
+    const answers = new Map<string, PendingOf>();
+    await this.db.read(async (m) => {
+      for (let i = 0; i < readers.length; i += READERS_PER_STATEMENT) {
+        const part = await this.store.pendingMany(m, projectId, readers.slice(i, i + READERS_PER_STATEMENT), limit);
+        for (const [k, v] of part) answers.set(k, v);
       }
-      const answers = new Map<string, PendingOf>();
-      await this.db.read(async (m) => {
-        for (let i = 0; i < readers.length; i += READERS_PER_STATEMENT) {
-          const part = await this.store.pendingMany(m, projectId, readers.slice(i, i + READERS_PER_STATEMENT), limit);
-          for (const [k, v] of part) answers.set(k, v);
-        }
-      });
-      return answers;
     });
+    return answers;
   }
 
   /**
@@ -266,9 +264,8 @@ export class MessagesService implements OnModuleInit {
   }
 }
 
-/** The readers whose pending messages one statement reads: of one tenant's project, with one limit. */
+/** The readers whose pending messages one statement reads: of one project (of the batch's tenant), with one limit. */
 interface PendingGroup {
-  tenant: TenantContext;
   projectId: string;
   limit: number;
 }
