@@ -222,6 +222,10 @@ async function run({ root }) {
       // Tokens the connections take in turn, each with its own MCP budget; BENCH_TOKENS=1 puts every call on one budget.
       const tokens = [token];
       while (tokens.length < opts.tokens) tokens.push(await hosted.app.get(ApiTokens).createToken(tenantId, `bench ${tokens.length}`));
+      // A free workspace includes 10,000 tool calls a month, fewer than one round makes; past them,
+      // with no overage cap, every call is refused (compute cap reached), which is not the call this
+      // measures. The workspace accepts overage up to a cap no run reaches, as a paying one would.
+      await request('PATCH', `${hosted.url}/settings/usage`, { token, body: { compute_overage_cap_usd: 100_000 }, expect: 200 });
       const hostedProject = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
       setups.push(['postgres', `Baton hosted, ${opts.tokens} token${opts.tokens === 1 ? '' : 's'}`, hosted, hostedProject, tokens, db.name]);
     }
@@ -248,7 +252,11 @@ async function run({ root }) {
         'mcp, no AI-log': { ...mcpDoor, around: withoutAiLog(root, server.app) },
         'mcp, session': { ...mcpDoor, headers: sessionHeaders[0], ...(sessionHeaders.length > 1 && { requests: sessionHeaders.map((headers) => ({ headers })) }) },
       };
+      // A tool call refused inside a 200 (isError) would count as served: after the rounds, the same
+      // call must still answer the project, through both kinds of door.
       const measured = await alternate(doors, load, opts.rounds, database);
+      await checkToolCall(server.url, call, project);
+      await checkToolCall(server.url, { ...call, headers: sessionHeaders[0] }, project);
       const { rest, mcp } = measured;
       const bare = measured['mcp, no AI-log'];
       const session = measured['mcp, session'];
