@@ -7,6 +7,13 @@ import { SprintTx } from './sprint-tx';
 
 /** Slugs and nicknames already used in a project: one namespace, since either addresses an item. */
 export class IdentifierPool {
+  /**
+   * Per base, the suffix its last search ended on: every lower one was taken then, and stays
+   * taken until something is deleted. The next search for that base starts there, so a batch
+   * of many items whose titles begin alike takes linear time, not quadratic.
+   */
+  private readonly searched = new Map<string, number>();
+
   constructor(private readonly taken: Set<string>) {}
 
   has(value: string): boolean {
@@ -19,6 +26,14 @@ export class IdentifierPool {
 
   delete(value: string): void {
     this.taken.delete(value);
+    this.searched.clear();
+  }
+
+  /** The first of `base`, `base-2`, `base-3`, ... not taken (firstFree). */
+  firstFree(base: string): string {
+    const found = firstFree(base, (c) => this.taken.has(c), this.searched.get(base));
+    if (found !== base) this.searched.set(base, Number(found.slice(base.length + 1)));
+    return found;
   }
 }
 
@@ -39,8 +54,8 @@ export class SprintIdentifiers {
     const slugBase = baseSlug(title, id);
     const nickBase = baseNickname(title, id);
     const taken = pool ?? (await this.near(tx, [slugBase, nickBase]));
-    const slug = firstFree(slugBase, (c) => taken.has(c));
-    const nickname = firstFree(nickBase, (c) => taken.has(c));
+    const slug = taken.firstFree(slugBase);
+    const nickname = taken.firstFree(nickBase);
     pool?.add(slug, nickname);
     return { slug, nickname };
   }

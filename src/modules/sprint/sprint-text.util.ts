@@ -185,10 +185,10 @@ export function baseNickname(title: string, id: string): string {
   return `${ADJECTIVES[n % ADJECTIVES.length]}-${NOUNS[Math.floor(n / ADJECTIVES.length) % NOUNS.length]}`;
 }
 
-/** `base`, or `base-2`, `base-3`, ... : the first one not in `taken`. */
-export function firstFree(base: string, taken: (candidate: string) => boolean): string {
+/** `base`, or `base-2`, `base-3`, ... : the first one not in `taken`; suffixes below `from` are not tried. */
+export function firstFree(base: string, taken: (candidate: string) => boolean, from = 2): string {
   if (!taken(base)) return base;
-  for (let n = 2; ; n++) {
+  for (let n = Math.max(2, from); ; n++) {
     const candidate = `${base}-${n}`;
     if (!taken(candidate)) return candidate;
   }
