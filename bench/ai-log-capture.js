@@ -15,6 +15,10 @@
  *           the median over the pairs; Baton's CPU time per call (the load comes from another
  *           process) is reported beside it, a figure other load on the machine disturbs less.
  *
+ * The hosted workspace sets an overage cap (PATCH /settings/usage): a free one includes 10,000
+ * tool calls a month and refuses the rest inside a 200, which would be measured as served. The
+ * heartbeat is sent once more after the rounds and must still beat.
+ *
  * Target: ratio <= 1.05. Settings (environment): BENCH_DURATION (s per round, default 3),
  * BENCH_WARMUP (s, default 2), BENCH_ROUNDS (off/on pairs, default 12), BENCH_CONNECTIONS
  * (default 10), BENCH_PG_URL (admin URL, default postgres://postgres@127.0.0.1:5432/test;
