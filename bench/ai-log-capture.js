@@ -31,6 +31,7 @@ const { randomBytes } = require('node:crypto');
 const { median } = require('./lib/figures');
 const { setting } = require('./lib/settings');
 const { closeAll } = require('./lib/closers');
+const { acceptOverage } = require('./lib/servers');
 
 const TARGET_RATIO_MAX = 1.05;
 
@@ -220,9 +221,7 @@ async function run({ root = path.resolve(__dirname, '..') } = {}) {
           async ({ app, url: batonUrl }) => {
             const { tenant_id, token } = await app.get(TenantProvisioning).provision('bench');
             roles.push(`baton_t_${tenant_id.replace(/-/g, '')}`);
-            // A free workspace includes 10,000 tool calls a month, far fewer than the rounds make; past
-            // them, with no overage cap, every call would be refused. It accepts overage, as a paying one would.
-            await request('PATCH', `${batonUrl}/settings/usage`, { token, body: { compute_overage_cap_usd: 100_000 } });
+            await acceptOverage(batonUrl, token);
             return token;
           },
         );

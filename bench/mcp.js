@@ -26,7 +26,7 @@ const path = require('node:path');
 const { Client } = require('pg');
 const { measure } = require('./lib/load');
 const { createDatabase, ADMIN_URL } = require('./lib/postgres');
-const { startBaton, request } = require('./lib/servers');
+const { startBaton, request, acceptOverage } = require('./lib/servers');
 const { pad, ratio, verdict } = require('./lib/figures');
 const { loadSettings, setting } = require('./lib/settings');
 
@@ -222,10 +222,7 @@ async function run({ root }) {
       // Tokens the connections take in turn, each with its own MCP budget; BENCH_TOKENS=1 puts every call on one budget.
       const tokens = [token];
       while (tokens.length < opts.tokens) tokens.push(await hosted.app.get(ApiTokens).createToken(tenantId, `bench ${tokens.length}`));
-      // A free workspace includes 10,000 tool calls a month, fewer than one round makes; past them,
-      // with no overage cap, every call is refused (compute cap reached), which is not the call this
-      // measures. The workspace accepts overage up to a cap no run reaches, as a paying one would.
-      await request('PATCH', `${hosted.url}/settings/usage`, { token, body: { compute_overage_cap_usd: 100_000 }, expect: 200 });
+      await acceptOverage(hosted.url, token);
       const hostedProject = (await request('POST', `${hosted.url}/projects`, { token, body: { name: 'bench' }, expect: 201 })).json;
       setups.push(['postgres', `Baton hosted, ${opts.tokens} token${opts.tokens === 1 ? '' : 's'}`, hosted, hostedProject, tokens, db.name]);
     }

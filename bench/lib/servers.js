@@ -137,4 +137,14 @@ async function request(method, url, { token, body, expect = 200 } = {}) {
   return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
 }
 
-module.exports = { startCeiling, startBaton, startProcess, request };
+/**
+ * Lets a hosted workspace's tool calls past its plan's included ones go on (an overage cap no run
+ * reaches), as a paying workspace would: a free one includes 10,000 a month, fewer than a benchmark
+ * makes, and refuses the rest inside a 200 (`isError`, compute cap reached), which a load
+ * generator would count as served.
+ */
+function acceptOverage(url, token) {
+  return request('PATCH', `${url}/settings/usage`, { token, body: { compute_overage_cap_usd: 100_000 } });
+}
+
+module.exports = { startCeiling, startBaton, startProcess, request, acceptOverage };
