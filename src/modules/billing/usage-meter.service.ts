@@ -1,7 +1,8 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { IsNull, MoreThanOrEqual } from 'typeorm';
-import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { EntityManager, IsNull, MoreThanOrEqual } from 'typeorm';
+import { currentTenant, runWithTenant, TenantContext, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { ThrottledLog } from '../../common/logging/throttled-log';
 import { OVERAGE_PRICES_USD, Plan, PLAN_USAGE_INCLUDED, UsageIncluded } from '../../common/plans';
 import { AppConfig } from '../../config/app-config';
 import { APP_CONFIG } from '../../config/config.module';
@@ -13,8 +14,23 @@ import { BillingError } from './billing.errors';
 import { MeteredUsage } from './usage-settings.view';
 import { UsageSettingsRow } from './usage-settings.entity';
 
-/** How long a workspace's measured usage is trusted before the cap check measures again. */
-const CHECK_CACHE_MS = 30_000;
+/** How long the caps trust a workspace's measured compute before it is measured again, in the background. */
+const COMPUTE_CHECK_MS = 30_000;
+/**
+ * How long they trust its measured storage. Storage grows slowly, and measuring it reads the size of
+ * every table and index of the workspace: with a thousand workspaces on one Postgres, that costs the
+ * database more than the writes it guards.
+ */
+const STORAGE_CHECK_MS = 5 * 60_000;
+
+/** What the caps last measured of one workspace, and when. */
+interface Measured {
+  /** Which measurement began later (of two that overlap, the later one's reads saw every earlier change). */
+  order: number;
+  at: number;
+  storageAt: number;
+  usage: MeteredUsage;
+}
 
 interface Caps {
   compute_overage_cap_usd: number | null;
@@ -28,8 +44,16 @@ interface Caps {
  * tool calls that write once storage does.
  */
 @Injectable()
-export class UsageMeter implements OnModuleInit {
-  private readonly checked = new Map<string, { at: number; usage: MeteredUsage }>();
+export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('usage');
+  private readonly refreshFailed = new ThrottledLog(this.logger);
+  private readonly checked = new Map<string, Measured>();
+  /** The measurement under way per workspace: requests that need one at once share it. */
+  private readonly measuring = new Map<string, Promise<Measured>>();
+  /** Measurements of stale workspaces, run one after another, off every request's path. */
+  private refreshes: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private began = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -43,18 +67,45 @@ export class UsageMeter implements OnModuleInit {
     this.gates.register('usage caps', (tool) => this.gate(tool.readOnly));
   }
 
-  /** The current tenant's usage this month. */
+  async onApplicationShutdown() {
+    this.stopping = true;
+    await this.refreshes;
+  }
+
+  /** The current tenant's usage this month, measured now; the caps go by it from here on. */
   async measure(plan: Plan, caps: Caps): Promise<MeteredUsage> {
+    const measured = await this.measureNow(++this.began, plan, caps, undefined);
+    this.record(currentTenant().tenantId, measured);
+    return measured.usage;
+  }
+
+  /** Measures compute, and storage unless `storage` (measured at `storage.at`) is still fresh. */
+  private async measureNow(order: number, plan: Plan, caps: Caps, storage: { at: number; bytes: number } | undefined): Promise<Measured> {
     const now = this.clock.now();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const { toolCalls, runs, storage } = await this.db.read(async (m) => ({
+    const at = Date.now();
+    const fresh = storage && at - storage.at < STORAGE_CHECK_MS ? storage : undefined;
+    const { toolCalls, runs, bytes } = await this.db.read(async (m) => ({
       toolCalls: await m.count(AiLogEvent, { where: { kind: 'tool_call', occurred_at: MoreThanOrEqual(since) } }),
       runs: await m.find(ExecutorRun, { select: { started_at: true, finished_at: true }, where: [{ finished_at: MoreThanOrEqual(since) }, { finished_at: IsNull() }] }),
-      storage: this.db.dialect === 'sqlite' ? await sqliteBytes(m.query.bind(m)) : await postgresBytes(m.query.bind(m)),
+      bytes: fresh ? fresh.bytes : await this.storageBytes(m),
     }));
     const runMs = runs.reduce((sum, r) => sum + Math.max(0, (r.finished_at ?? now).getTime() - Math.max(r.started_at.getTime(), since.getTime())), 0);
+    const usage = { toolCalls, runMinutes: Math.round((runMs / 60_000) * 10) / 10, storageBytes: bytes };
+    return { order, at, storageAt: fresh ? fresh.at : at, usage: this.usageOf(plan, caps, since, usage) };
+  }
+
+  /** Keeps `measured` unless a measurement that began later has landed (a background one must not undo a cap just changed). */
+  private record(tenantId: string, measured: Measured): void {
+    if ((this.checked.get(tenantId)?.order ?? 0) < measured.order) this.checked.set(tenantId, measured);
+  }
+
+  private storageBytes(m: EntityManager): Promise<number> {
+    return this.db.dialect === 'sqlite' ? sqliteBytes(m.query.bind(m)) : postgresBytes(m.query.bind(m));
+  }
+
+  private usageOf(plan: Plan, caps: Caps, since: Date, usage: { toolCalls: number; runMinutes: number; storageBytes: number }): MeteredUsage {
     const included = PLAN_USAGE_INCLUDED[plan];
-    const usage = { toolCalls, runMinutes: Math.round((runMs / 60_000) * 10) / 10, storageBytes: storage };
     const overage = computeOverageUsd(usage, included);
     const enforced = this.config.isHosted;
     return {
@@ -70,11 +121,6 @@ export class UsageMeter implements OnModuleInit {
     };
   }
 
-  /** Forget what was measured for the current tenant (its caps or plan changed). */
-  forget(): void {
-    this.checked.delete(currentTenant().tenantId);
-  }
-
   /** Refuses a write that adds data once storage is past the included amount and the cap (hosted). */
   async checkStorage(): Promise<void> {
     if (!this.config.isHosted) return;
@@ -88,20 +134,46 @@ export class UsageMeter implements OnModuleInit {
     if (!readOnly && usage.storage_blocked) throw BillingError.storageCapReached();
   }
 
-  /** The current tenant's usage, measured at most every CHECK_CACHE_MS. */
+  /**
+   * The current tenant's usage as last measured. Only a workspace's first request on this instance
+   * waits for a measurement; past COMPUTE_CHECK_MS the next request starts one in the background
+   * and goes by the last one meanwhile, so a cap takes hold within about that time.
+   */
   private async current(): Promise<MeteredUsage> {
-    const tenantId = currentTenant().tenantId;
-    let entry = this.checked.get(tenantId);
-    if (!entry || Date.now() - entry.at > CHECK_CACHE_MS) {
-      const { plan } = await this.plans.planOf(tenantId);
-      const row = await this.db.read((m) => m.findOneBy(UsageSettingsRow, { id: 'singleton' }));
-      entry = {
-        at: Date.now(),
-        usage: await this.measure(plan, { compute_overage_cap_usd: row?.compute_overage_cap_usd ?? null, storage_overage_cap_gb: row?.storage_overage_cap_gb ?? null }),
-      };
-      this.checked.set(tenantId, entry);
+    const tenant = currentTenant();
+    const entry = this.checked.get(tenant.tenantId);
+    if (!entry) return (await (this.measuring.get(tenant.tenantId) ?? this.measureOnce(tenant, Promise.resolve()))).usage;
+    if (Date.now() - entry.at > COMPUTE_CHECK_MS && !this.measuring.has(tenant.tenantId) && !this.stopping) {
+      this.refreshes = this.measureOnce(tenant, this.refreshes).then(
+        () => undefined,
+        (error: Error) => {
+          // Tried again after the interval, not on the next request.
+          entry.at = Date.now();
+          this.refreshFailed.warn('usage not measured: the caps go by the last measurement', { tenant_id: tenant.tenantId, error: error.message });
+        },
+      );
     }
     return entry.usage;
+  }
+
+  /** Measures the tenant's usage for the caps once `after` settles; its requests meanwhile share this measurement. */
+  private measureOnce(tenant: TenantContext, after: Promise<void>): Promise<Measured> {
+    const work = after
+      .then(() =>
+        runWithTenant(tenant, async () => {
+          const order = ++this.began;
+          const { plan } = await this.plans.planOf(tenant.tenantId);
+          const row = await this.db.read((m) => m.findOneBy(UsageSettingsRow, { id: 'singleton' }));
+          const caps = { compute_overage_cap_usd: row?.compute_overage_cap_usd ?? null, storage_overage_cap_gb: row?.storage_overage_cap_gb ?? null };
+          const last = this.checked.get(tenant.tenantId);
+          const measured = await this.measureNow(order, plan, caps, last && { at: last.storageAt, bytes: last.usage.storage_bytes });
+          this.record(tenant.tenantId, measured);
+          return this.checked.get(tenant.tenantId) ?? measured;
+        }),
+      )
+      .finally(() => this.measuring.delete(tenant.tenantId));
+    this.measuring.set(tenant.tenantId, work);
+    return work;
   }
 }
 

@@ -41,7 +41,6 @@ export class UsageSettingsService {
       await m.upsert(UsageSettingsRow, next, ['id']);
       return next;
     });
-    this.meter.forget();
     return this.view(row);
   }
 
