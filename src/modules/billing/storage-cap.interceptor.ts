@@ -26,12 +26,12 @@ export class StorageCapInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
   ) {}
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<Request>();
     const adds = request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH';
     const publicRoute = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (adds && !publicRoute && maybeCurrentTenant() && !NOT_CAPPED.test(request.path)) await this.meter.checkStorage();
+    if (adds && !publicRoute && maybeCurrentTenant() && !NOT_CAPPED.test(request.path)) this.meter.checkStorage();
     return next.handle();
   }
 }

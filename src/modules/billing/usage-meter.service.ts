@@ -48,8 +48,10 @@ export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('usage');
   private readonly refreshFailed = new ThrottledLog(this.logger);
   private readonly checked = new Map<string, Measured>();
-  /** The measurement under way per workspace: requests that need one at once share it. */
+  /** The measurement queued or under way per workspace: its requests meanwhile queue no other. */
   private readonly measuring = new Map<string, Promise<Measured>>();
+  /** When a workspace whose last measurement failed is measured again. */
+  private readonly retryAt = new Map<string, number>();
   /** Measurements of stale workspaces, run one after another, off every request's path. */
   private refreshes: Promise<void> = Promise.resolve();
   private stopping = false;
@@ -122,41 +124,46 @@ export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Refuses a write that adds data once storage is past the included amount and the cap (hosted). */
-  async checkStorage(): Promise<void> {
+  checkStorage(): void {
     if (!this.config.isHosted) return;
-    if ((await this.current()).storage_blocked) throw BillingError.storageCapReached();
+    if (this.current()?.storage_blocked) throw BillingError.storageCapReached();
   }
 
-  private async gate(readOnly: boolean): Promise<void> {
+  private gate(readOnly: boolean): void {
     if (!this.config.isHosted) return;
-    const usage = await this.current();
-    if (usage.compute_blocked) throw BillingError.computeCapReached(usage.month);
-    if (!readOnly && usage.storage_blocked) throw BillingError.storageCapReached();
+    const usage = this.current();
+    if (usage?.compute_blocked) throw BillingError.computeCapReached(usage.month);
+    if (!readOnly && usage?.storage_blocked) throw BillingError.storageCapReached();
   }
 
   /**
-   * The current tenant's usage as last measured. Only a workspace's first request on this instance
-   * waits for a measurement; past COMPUTE_CHECK_MS the next request starts one in the background
-   * and goes by the last one meanwhile, so a cap takes hold within about that time.
+   * The current tenant's usage as last measured on this instance; undefined before its first
+   * measurement, which the caps take as not blocked. No request waits for a measurement: when there
+   * is none yet, or it is older than COMPUTE_CHECK_MS, the request queues one (run in the background,
+   * one at a time per instance) and is judged by what is known, so a cap takes hold within about
+   * that time, and after a restart once the instance has measured the workspace.
    */
-  private async current(): Promise<MeteredUsage> {
+  private current(): MeteredUsage | undefined {
     const tenant = currentTenant();
-    const entry = this.checked.get(tenant.tenantId);
-    if (!entry) return (await (this.measuring.get(tenant.tenantId) ?? this.measureOnce(tenant, Promise.resolve()))).usage;
-    if (Date.now() - entry.at > COMPUTE_CHECK_MS && !this.measuring.has(tenant.tenantId) && !this.stopping) {
+    const id = tenant.tenantId;
+    const entry = this.checked.get(id);
+    const due = (entry?.at ?? 0) + COMPUTE_CHECK_MS < Date.now() && (this.retryAt.get(id) ?? 0) <= Date.now();
+    if (due && !this.measuring.has(id) && !this.stopping) {
       this.refreshes = this.measureOnce(tenant, this.refreshes).then(
-        () => undefined,
+        () => {
+          this.retryAt.delete(id);
+        },
         (error: Error) => {
           // Tried again after the interval, not on the next request.
-          entry.at = Date.now();
-          this.refreshFailed.warn('usage not measured: the caps go by the last measurement', { tenant_id: tenant.tenantId, error: error.message });
+          this.retryAt.set(id, Date.now() + COMPUTE_CHECK_MS);
+          this.refreshFailed.warn('usage not measured: the caps go by the last measurement', { tenant_id: id, error: error.message });
         },
       );
     }
-    return entry.usage;
+    return entry?.usage;
   }
 
-  /** Measures the tenant's usage for the caps once `after` settles; its requests meanwhile share this measurement. */
+  /** Measures the tenant's usage for the caps once `after` settles. */
   private measureOnce(tenant: TenantContext, after: Promise<void>): Promise<Measured> {
     const work = after
       .then(() =>

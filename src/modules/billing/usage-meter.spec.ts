@@ -42,7 +42,7 @@ function meterOf() {
   };
   const db = { dialect: 'postgres', read: (work: (m: typeof manager) => Promise<unknown>) => work(manager) } as unknown as TenantDb;
   const plans = { planOf: async () => ({ plan: 'free', fresh: false }) } as unknown as TenantPlans;
-  let gate: (tool: { readOnly: boolean }) => Promise<void> = async () => undefined;
+  let gate: (tool: { readOnly: boolean }) => void | Promise<void> = () => undefined;
   const gates = { register: (_name: string, check: typeof gate) => (gate = check) } as unknown as ToolCallGates;
   const meter = new UsageMeter({ isHosted: true } as AppConfig, db, new Clock(), plans, gates);
   meter.onModuleInit();
@@ -52,12 +52,14 @@ function meterOf() {
     state,
     /** The tool-call gate's answer: 'ok' or the refusal's code. */
     callTool: () =>
-      inTenant(() =>
-        gate({ readOnly: true }).then(
-          () => 'ok',
-          (error: { code?: string }) => error.code ?? String(error),
-        ),
-      ),
+      inTenant(async () => {
+        try {
+          await gate({ readOnly: true });
+          return 'ok';
+        } catch (error) {
+          return (error as { code?: string }).code ?? String(error);
+        }
+      }),
     /** Reads begun from now on wait until the returned function is called. */
     holdReads() {
       let release!: () => void;
@@ -85,16 +87,23 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
   });
   afterEach(() => jest.restoreAllMocks());
 
-  test("a workspace's first requests wait for one measurement, shared by all of them", async () => {
+  test("a workspace's first requests on an instance wait for nothing: they queue one measurement, and the caps hold once it lands", async () => {
     const w = meterOf();
     w.state.toolCalls = OVER;
-    expect(await Promise.all([w.callTool(), w.callTool(), w.callTool()])).toEqual(['COMPUTE_CAP_REACHED', 'COMPUTE_CAP_REACHED', 'COMPUTE_CAP_REACHED']);
+    const release = w.holdReads();
+    expect(await Promise.all([w.callTool(), w.callTool(), w.callTool()])).toEqual(['ok', 'ok', 'ok']);
+    await settle();
+    expect(w.state.countReads).toBe(1);
+    release();
+    await settle();
+    expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
     expect(w.state.countReads).toBe(1);
   });
 
-  test('past the interval a request goes by the last measurement at once and starts one new measurement in the background', async () => {
+  test('past the interval a request goes by the last measurement at once and queues one new measurement', async () => {
     const w = meterOf();
-    expect(await w.callTool()).toBe('ok');
+    await w.callTool();
+    await settle();
     w.state.toolCalls = OVER;
     now += 29_000;
     expect(await w.callTool()).toBe('ok');
@@ -103,6 +112,7 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
     const release = w.holdReads();
     // Answered while the new measurement is held: by the last one.
     expect(await Promise.all([w.callTool(), w.callTool()])).toEqual(['ok', 'ok']);
+    await settle();
     expect(w.state.countReads).toBe(2);
     release();
     await settle();
@@ -113,6 +123,7 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
   test('storage is measured again only after its own, longer interval', async () => {
     const w = meterOf();
     await w.callTool();
+    await settle();
     for (let i = 0; i < 5; i++) {
       now += 31_000;
       await w.callTool();
@@ -125,36 +136,43 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
     expect(w.state.storageReads).toBe(2);
   });
 
-  test('a background measurement that began before a cap was changed does not undo it', async () => {
+  test('the settings answer measures at once and the caps go by it; a background measurement that began earlier does not undo it', async () => {
     const w = meterOf();
     w.state.toolCalls = OVER;
+    expect((await w.measure()).compute_blocked).toBe(true);
     expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
     now += 31_000;
     const release = w.holdReads();
-    expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED'); // starts the background measurement, held with the old caps read
+    expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED'); // queues a measurement, held with the old caps read
     await settle();
     // The person raises the cap; the settings answer measures with it, and lands first.
     w.state.capsRow = { compute_overage_cap_usd: 100, storage_overage_cap_gb: null };
     w.holdNoMore();
     expect((await w.measure()).compute_blocked).toBe(false);
+    expect(await w.callTool()).toBe('ok');
     release();
     await settle();
     await settle();
     expect(await w.callTool()).toBe('ok');
   });
 
-  test('a background measurement that fails keeps the last one and is tried again after the interval, not on every request', async () => {
+  test('a measurement that fails keeps what was known and is tried again after the interval, not on every request', async () => {
     const w = meterOf();
-    await w.callTool();
-    now += 31_000;
     w.failNextRead();
     expect(await w.callTool()).toBe('ok');
     await settle();
     expect(await w.callTool()).toBe('ok');
     await settle();
-    expect(w.state.countReads).toBe(2);
+    expect(w.state.countReads).toBe(1);
     w.state.toolCalls = OVER;
     now += 31_000;
+    await w.callTool();
+    await settle();
+    expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
+    expect(w.state.countReads).toBe(2);
+    now += 31_000;
+    w.failNextRead();
+    w.state.toolCalls = 0;
     await w.callTool();
     await settle();
     expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
