@@ -49,7 +49,7 @@ export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
   private readonly refreshFailed = new ThrottledLog(this.logger);
   private readonly checked = new Map<string, Measured>();
   /** The measurement queued or under way per workspace: its requests meanwhile queue no other. */
-  private readonly measuring = new Map<string, Promise<Measured>>();
+  private readonly measuring = new Map<string, Promise<void>>();
   /** When a workspace whose last measurement failed is measured again. */
   private readonly retryAt = new Map<string, number>();
   /** Measurements of stale workspaces, run one after another, off every request's path. */
@@ -163,19 +163,18 @@ export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
     return entry?.usage;
   }
 
-  /** Measures the tenant's usage for the caps once `after` settles. */
-  private measureOnce(tenant: TenantContext, after: Promise<void>): Promise<Measured> {
+  /** Measures the tenant's usage for the caps once `after` settles, unless the instance is stopping by then. */
+  private measureOnce(tenant: TenantContext, after: Promise<void>): Promise<void> {
     const work = after
       .then(() =>
         runWithTenant(tenant, async () => {
+          if (this.stopping) return;
           const order = ++this.began;
           const { plan } = await this.plans.planOf(tenant.tenantId);
           const row = await this.db.read((m) => m.findOneBy(UsageSettingsRow, { id: 'singleton' }));
           const caps = { compute_overage_cap_usd: row?.compute_overage_cap_usd ?? null, storage_overage_cap_gb: row?.storage_overage_cap_gb ?? null };
           const last = this.checked.get(tenant.tenantId);
-          const measured = await this.measureNow(order, plan, caps, last && { at: last.storageAt, bytes: last.usage.storage_bytes });
-          this.record(tenant.tenantId, measured);
-          return this.checked.get(tenant.tenantId) ?? measured;
+          this.record(tenant.tenantId, await this.measureNow(order, plan, caps, last && { at: last.storageAt, bytes: last.usage.storage_bytes }));
         }),
       )
       .finally(() => this.measuring.delete(tenant.tenantId));

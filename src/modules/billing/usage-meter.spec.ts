@@ -46,12 +46,12 @@ function meterOf() {
   const gates = { register: (_name: string, check: typeof gate) => (gate = check) } as unknown as ToolCallGates;
   const meter = new UsageMeter({ isHosted: true } as AppConfig, db, new Clock(), plans, gates);
   meter.onModuleInit();
-  const inTenant = <T>(work: () => Promise<T>) => runWithTenant(TENANT, work);
+  const inTenant = <T>(work: () => Promise<T>, tenant = TENANT) => runWithTenant(tenant, work);
   return {
     meter,
     state,
-    /** The tool-call gate's answer: 'ok' or the refusal's code. */
-    callTool: () =>
+    /** The tool-call gate's answer for a workspace (the first by default): 'ok' or the refusal's code. */
+    callTool: (tenant = TENANT) =>
       inTenant(async () => {
         try {
           await gate({ readOnly: true });
@@ -59,7 +59,7 @@ function meterOf() {
         } catch (error) {
           return (error as { code?: string }).code ?? String(error);
         }
-      }),
+      }, tenant),
     /** Reads begun from now on wait until the returned function is called. */
     holdReads() {
       let release!: () => void;
@@ -177,5 +177,20 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
     await settle();
     expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
     expect(w.state.countReads).toBe(3);
+  });
+
+  test('stopping waits for the measurement under way, and skips those queued behind it', async () => {
+    const w = meterOf();
+    const release = w.holdReads();
+    for (let i = 1; i <= 3; i++) await w.callTool({ ...TENANT, tenantId: `t${i}` });
+    await settle();
+    expect(w.state.countReads).toBe(1);
+    let stopped = false;
+    const stopping = w.meter.onApplicationShutdown().then(() => (stopped = true));
+    await settle();
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(w.state.countReads).toBe(1);
   });
 });
