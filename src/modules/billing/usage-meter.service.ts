@@ -148,8 +148,27 @@ export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
     const id = tenant.tenantId;
     const entry = this.checked.get(id);
     const due = (entry?.at ?? 0) + COMPUTE_CHECK_MS < Date.now() && (this.retryAt.get(id) ?? 0) <= Date.now();
-    if (due && !this.measuring.has(id) && !this.stopping) {
-      this.refreshes = this.measureOnce(tenant, this.refreshes).then(
+    if (due && !this.measuring.has(id) && !this.stopping) this.queueMeasurement(tenant);
+    return entry?.usage;
+  }
+
+  /** Queues a measurement of the tenant behind the others; skipped if the instance is stopping by its turn. */
+  private queueMeasurement(tenant: TenantContext): void {
+    const id = tenant.tenantId;
+    const work = this.refreshes.then(() =>
+      runWithTenant(tenant, async () => {
+        if (this.stopping) return;
+        const order = ++this.began;
+        const { plan } = await this.plans.planOf(id);
+        const row = await this.db.read((m) => m.findOneBy(UsageSettingsRow, { id: 'singleton' }));
+        const caps = { compute_overage_cap_usd: row?.compute_overage_cap_usd ?? null, storage_overage_cap_gb: row?.storage_overage_cap_gb ?? null };
+        const last = this.checked.get(id);
+        this.record(id, await this.measureNow(order, plan, caps, last && { at: last.storageAt, bytes: last.usage.storage_bytes }));
+      }),
+    );
+    this.measuring.set(id, work);
+    this.refreshes = work
+      .then(
         () => {
           this.retryAt.delete(id);
         },
@@ -158,28 +177,8 @@ export class UsageMeter implements OnModuleInit, OnApplicationShutdown {
           this.retryAt.set(id, Date.now() + COMPUTE_CHECK_MS);
           this.refreshFailed.warn('usage not measured: the caps go by the last measurement', { tenant_id: id, error: error.message });
         },
-      );
-    }
-    return entry?.usage;
-  }
-
-  /** Measures the tenant's usage for the caps once `after` settles, unless the instance is stopping by then. */
-  private measureOnce(tenant: TenantContext, after: Promise<void>): Promise<void> {
-    const work = after
-      .then(() =>
-        runWithTenant(tenant, async () => {
-          if (this.stopping) return;
-          const order = ++this.began;
-          const { plan } = await this.plans.planOf(tenant.tenantId);
-          const row = await this.db.read((m) => m.findOneBy(UsageSettingsRow, { id: 'singleton' }));
-          const caps = { compute_overage_cap_usd: row?.compute_overage_cap_usd ?? null, storage_overage_cap_gb: row?.storage_overage_cap_gb ?? null };
-          const last = this.checked.get(tenant.tenantId);
-          this.record(tenant.tenantId, await this.measureNow(order, plan, caps, last && { at: last.storageAt, bytes: last.usage.storage_bytes }));
-        }),
       )
-      .finally(() => this.measuring.delete(tenant.tenantId));
-    this.measuring.set(tenant.tenantId, work);
-    return work;
+      .finally(() => this.measuring.delete(id));
   }
 }
 

@@ -79,6 +79,21 @@ function meterOf() {
 const OVER = PLAN_USAGE_INCLUDED.free.toolCalls + 1;
 const settle = () => new Promise((r) => setImmediate(r));
 
+/**
+ * Tool calls answered while the one measurement they queue is held (checked: exactly one count
+ * read begins); resolves with their answers once it has landed.
+ */
+async function callsWhileMeasuring(w: ReturnType<typeof meterOf>, calls: number): Promise<string[]> {
+  const reads = w.state.countReads;
+  const release = w.holdReads();
+  const answers = await Promise.all(Array.from({ length: calls }, () => w.callTool()));
+  await settle();
+  expect(w.state.countReads).toBe(reads + 1);
+  release();
+  await settle();
+  return answers;
+}
+
 describe('UsageMeter: the caps go by a measurement kept fresh off the request path', () => {
   let now = 1_000_000;
   beforeEach(() => {
@@ -90,12 +105,7 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
   test("a workspace's first requests on an instance wait for nothing: they queue one measurement, and the caps hold once it lands", async () => {
     const w = meterOf();
     w.state.toolCalls = OVER;
-    const release = w.holdReads();
-    expect(await Promise.all([w.callTool(), w.callTool(), w.callTool()])).toEqual(['ok', 'ok', 'ok']);
-    await settle();
-    expect(w.state.countReads).toBe(1);
-    release();
-    await settle();
+    expect(await callsWhileMeasuring(w, 3)).toEqual(['ok', 'ok', 'ok']);
     expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
     expect(w.state.countReads).toBe(1);
   });
@@ -109,13 +119,8 @@ describe('UsageMeter: the caps go by a measurement kept fresh off the request pa
     expect(await w.callTool()).toBe('ok');
     expect(w.state.countReads).toBe(1);
     now += 2_000;
-    const release = w.holdReads();
     // Answered while the new measurement is held: by the last one.
-    expect(await Promise.all([w.callTool(), w.callTool()])).toEqual(['ok', 'ok']);
-    await settle();
-    expect(w.state.countReads).toBe(2);
-    release();
-    await settle();
+    expect(await callsWhileMeasuring(w, 2)).toEqual(['ok', 'ok']);
     expect(await w.callTool()).toBe('COMPUTE_CAP_REACHED');
     expect(w.state.countReads).toBe(2);
   });
