@@ -1,5 +1,5 @@
 import { Pool, QueryResult } from 'pg';
-import { ReadLanes } from '../libs/tenancy/read-lanes';
+import { LANE_IDLE_MS, ReadLanes } from '../libs/tenancy/read-lanes';
 import { ReadScope } from '../libs/tenancy/scoped-read';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
@@ -13,6 +13,8 @@ async function rows(lanes: ReadLanes, text: string): Promise<Record<string, unkn
 }
 
 const settled = () => sleep(20);
+/** Long enough for an idle lane to have gone back to the pool. */
+const laneReleased = () => sleep(LANE_IDLE_MS + 50);
 
 describePostgres('pipelined read lanes on a pg pool', () => {
   let db: TestDatabase;
@@ -42,7 +44,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     expect(pids.size).toBeGreaterThanOrEqual(1);
     expect(pids.size).toBeLessThanOrEqual(MAX_LANES);
     expect(pool.totalCount).toBeLessThanOrEqual(POOL_SIZE);
-    await settled();
+    await laneReleased();
     expect(lanes.held).toBe(0);
     expect(pool.idleCount).toBe(pool.totalCount);
     // A connection that served as a lane serves an ordinary checkout as before.
@@ -63,6 +65,25 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     await settled();
     // The seventeenth looks for another lane.
     expect((await pids(17)).size).toBe(2);
+  });
+
+  test("a tenant's statements go back to the connection that carried its statements before, even when another lane gathers the turn's write", async () => {
+    const pid = async (tenant: string, text = 'SELECT pg_backend_pid() AS pid') => {
+      const answer = await lanes.query(tenant, text);
+      return (Array.isArray(answer) ? answer[answer.length - 1] : answer).rows[0].pid as number;
+    };
+    // Each tenant's first statement, a slow one, holds its own lane: b's finds a's lane busy and borrows another.
+    const holdA = pid('"tenant_a"', 'SELECT pg_backend_pid() AS pid, pg_sleep(0.4)');
+    await settled();
+    const holdB = pid('"tenant_b"', 'SELECT pg_backend_pid() AS pid, pg_sleep(0.4)');
+    await settled();
+    expect(lanes.held).toBe(MAX_LANES);
+    // In one turn, b first: were the lanes chosen without regard to whom they met, both would travel on one lane.
+    const [b, a] = await Promise.all([pid('"tenant_b"'), pid('"tenant_a"')]);
+    const [metA, metB] = await Promise.all([holdA, holdB]);
+    expect(metA).not.toBe(metB);
+    expect(a).toBe(metA);
+    expect(b).toBe(metB);
   });
 
   test('a statement that fails does not disturb those pipelined with it', async () => {
@@ -117,6 +138,28 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     taken.slice(1).forEach((c) => c.release());
   });
 
+  test('a lane that goes idle while a checkout waits for a connection goes back to the pool at once', async () => {
+    const slow = rows(lanes, 'SELECT pg_sleep(0.2) AS slept');
+    await settled();
+    expect(lanes.held).toBe(1);
+    const taken = await Promise.all(Array.from({ length: POOL_SIZE - 1 }, () => pool.connect()));
+    let handedOver = false;
+    const waiting = pool.connect().then((client) => {
+      handedOver = true;
+      return client;
+    });
+    try {
+      await slow;
+      // The lane is released after this turn's I/O, before any timer set now can fire; kept for
+      // LANE_IDLE_MS, it would still be held when this one fires.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(handedOver).toBe(true);
+      expect(lanes.held).toBe(0);
+    } finally {
+      [...taken, await waiting].forEach((client) => client.release());
+    }
+  });
+
   test('a lane whose connection dies fails the statements in flight on it, and the next read gets a new connection', async () => {
     const lanes = new ReadLanes(pool, 1); // both statements on one connection
     const inFlight = rows(lanes, 'SELECT pg_sleep(5)');
@@ -129,7 +172,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
     await expect(behind).rejects.toThrow();
     const [{ pid: after }] = await rows(lanes, 'SELECT pg_backend_pid() AS pid');
     expect(after).not.toBe(backend);
-    await settled();
+    await laneReleased();
     expect(lanes.held).toBe(0);
     expect(pool.totalCount).toBeLessThanOrEqual(POOL_SIZE);
   });

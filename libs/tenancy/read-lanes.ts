@@ -10,6 +10,14 @@ import { ReadResult, ReadScope, ScopedRead } from './scoped-read';
  */
 const BATCH_LIMIT = 16;
 
+/**
+ * How long a lane keeps its connection after its last statement has been
+ * answered: long enough that a lane outlives the gaps between requests under
+ * load (and so stays with the tenants it met), short enough that a pool being
+ * closed waits little for it.
+ */
+export const LANE_IDLE_MS = 100;
+
 /** invalid_sql_statement_name; feature_not_supported ("cached plan must not change result type"). */
 const RETRIED = new Set(['26000', '0A000']);
 
@@ -20,6 +28,8 @@ interface Lane {
   tenants: Map<string, number>;
   /** When a statement here last finished, or the first of the ones in flight was sent. */
   progressAt: number;
+  /** Set while the lane is idle: returns it to the pool once idle for `LANE_IDLE_MS`. */
+  idleTimer: NodeJS.Timeout | undefined;
   released: boolean;
   corked: boolean;
   onError: (error: Error) => void;
@@ -43,13 +53,22 @@ type Pipelinable = PoolClient & { pipeline: boolean; connection: { stream: Socke
  *
  * The lanes are pool connections like any other, so the pool's size still bounds
  * the connections; at most `maxLanes` are held, and each goes back to the pool
- * once nothing is in flight on it. A statement joins the lane already gathering
+ * once nothing has been in flight on it for `LANE_IDLE_MS`. A statement joins the lane already gathering
  * a write in this turn of the event loop (up to `BATCH_LIMIT` in flight there):
  * one socket write and one wake-up of one backend then carry many statements,
  * which saves more, on both sides, than spreading them over backends gains on a
  * busy machine. Otherwise it takes an idle lane, else borrows another
  * connection if fewer than `maxLanes` are held and the pool has one to spare at
  * once, else joins the least busy lane.
+ *
+ * A tenant's statements go back to a connection that has carried its statements
+ * before, when one is held and has room, even if another lane is gathering this
+ * turn's write. A backend reading a schema for the first time builds its
+ * catalog entries for that schema's tables and opens their files; over many
+ * tenants, reads that went to whichever lane was gathering made every backend
+ * pay that for every tenant, and keep every tenant's files open, where kept to
+ * the connections they met each backend meets only its share of the tenants.
+ * Where every lane has met every tenant (few tenants) this changes nothing.
  *
  * Fair share: one tenant's statements are in flight on at most `tenantLanes`
  * lanes at once; beyond that they queue behind its own on those lanes. A tenant
@@ -68,6 +87,12 @@ export class ReadLanes {
   private readonly opening = new Set<Promise<Lane>>();
   /** Per tenant: the lanes it has statements in flight on. */
   private readonly lanesHeld = new Map<string, number>();
+  /**
+   * Per pool connection: the tenants whose statements it has carried as a lane. Kept with the
+   * connection (a connection the pool closes takes its entry with it), as its backend keeps their
+   * catalog entries.
+   */
+  private readonly met = new WeakMap<PoolClient, Set<string>>();
   /** Checks the lanes' progress while any is held (`queryTimeoutMs` set). */
   private watchdog: NodeJS.Timeout | undefined;
 
@@ -131,7 +156,7 @@ export class ReadLanes {
         if (held > 0) this.lanesHeld.set(tenant, held);
         else this.lanesHeld.delete(tenant);
       }
-      if (lane.inFlight === 0) setImmediate(() => this.releaseIfIdle(lane));
+      if (lane.inFlight === 0) this.idle(lane);
     }
   }
 
@@ -143,7 +168,10 @@ export class ReadLanes {
     if (lane.inFlight++ === 0) lane.progressAt = Date.now();
     const here = lane.tenants.get(tenant) ?? 0;
     lane.tenants.set(tenant, here + 1);
-    if (here === 0) this.lanesHeld.set(tenant, (this.lanesHeld.get(tenant) ?? 0) + 1);
+    if (here === 0) {
+      this.lanesHeld.set(tenant, (this.lanesHeld.get(tenant) ?? 0) + 1);
+      this.metBy(lane).add(tenant);
+    }
     this.gather(lane);
     return lane;
   }
@@ -170,14 +198,18 @@ export class ReadLanes {
   }
 
   /**
-   * The lane gathering this turn's write, if it has room; else the least busy
-   * lane, unless it is busy and the pool can lend another connection at once:
-   * then none, and the caller borrows one. A tenant at its share of lanes
-   * chooses only among the lanes it is on; the others keep off those lanes
-   * while they can have another.
+   * The lane gathering this turn's write if it has met `tenant` and has room;
+   * else the least busy lane that has met it and has room, unless it is busy
+   * and the pool can lend another connection at once; else the lane gathering
+   * this turn's write, if it has room; else the least busy lane, unless it is
+   * busy and the pool can lend another connection at once: then none, and the
+   * caller borrows one. A tenant at its share of lanes chooses only among the lanes it
+   * is on; the others keep off those lanes while they can have another.
    */
   private pick(tenant: string): Lane | undefined {
     const own = this.atShare(tenant);
+    let familiar: Lane | undefined;
+    let gathering: Lane | undefined;
     let best: Lane | undefined;
     let crowded: Lane | undefined;
     for (const lane of this.lanes) {
@@ -188,13 +220,26 @@ export class ReadLanes {
         if (!crowded || lane.inFlight < crowded.inFlight) crowded = lane;
         continue;
       }
-      if (lane.corked && lane.inFlight < BATCH_LIMIT) return lane;
+      const room = lane.inFlight < BATCH_LIMIT;
+      if (room && this.met.get(lane.client)?.has(tenant)) {
+        if (lane.corked) return lane;
+        if (!familiar || lane.inFlight < familiar.inFlight) familiar = lane;
+      }
+      if (room && lane.corked) gathering ??= lane;
       if (!best || lane.inFlight < best.inFlight) best = lane;
     }
+    if (familiar && (own || familiar.inFlight === 0 || !this.canGrow())) return familiar;
+    if (gathering) return gathering;
     if (best && (own || best.inFlight === 0 || !this.canGrow())) return best;
     // Rather wait for a connection of its own (the pool may be opening one) than queue behind a crowd.
     if (!best && crowded && this.lanes.length + this.opening.size >= this.maxLanes) return crowded;
     return undefined;
+  }
+
+  private metBy(lane: Lane): Set<string> {
+    let tenants = this.met.get(lane.client);
+    if (!tenants) this.met.set(lane.client, (tenants = new Set()));
+    return tenants;
   }
 
   /** True when `lane` carries statements of a tenant other than `tenant` that is at its share. */
@@ -235,7 +280,7 @@ export class ReadLanes {
 
   private async borrow(tenant: string): Promise<Lane> {
     const client = (await this.pool.connect()) as Pipelinable;
-    const lane: Lane = { client, inFlight: 0, tenants: new Map(), progressAt: Date.now(), released: false, corked: false, onError: () => undefined };
+    const lane: Lane = { client, inFlight: 0, tenants: new Map(), progressAt: Date.now(), idleTimer: undefined, released: false, corked: false, onError: () => undefined };
     // A connection that fails while held: pg fails every statement sent on it;
     // the connection is dropped, not returned to the pool.
     lane.onError = (error) => this.release(lane, error);
@@ -246,13 +291,33 @@ export class ReadLanes {
     return this.take(lane, tenant); // for the statement that borrowed it
   }
 
-  private releaseIfIdle(lane: Lane) {
-    if (lane.inFlight === 0) this.release(lane);
+  /**
+   * `lane` has nothing in flight: it goes back to the pool once it has been idle for
+   * `LANE_IDLE_MS`; at once (after this turn's statements had their chance to take it) when
+   * someone waits for a connection of the pool or the pool is closing.
+   */
+  private idle(lane: Lane) {
+    if (this.poolNeeds()) setImmediate(() => lane.inFlight === 0 && this.release(lane));
+    else lane.idleTimer ??= setTimeout(() => this.expire(lane), LANE_IDLE_MS).unref();
+  }
+
+  /** The idle timer of `lane` fired: busy again, it waits for its next idle moment; else it goes back when idle long enough. */
+  private expire(lane: Lane) {
+    lane.idleTimer = undefined;
+    if (lane.released || lane.inFlight > 0) return;
+    const left = lane.progressAt + LANE_IDLE_MS - Date.now();
+    if (left > 0 && !this.poolNeeds()) lane.idleTimer = setTimeout(() => this.expire(lane), left).unref();
+    else this.release(lane);
+  }
+
+  private poolNeeds(): boolean {
+    return this.pool.ending || this.pool.waitingCount > 0;
   }
 
   private release(lane: Lane, error?: Error) {
     if (lane.released) return;
     lane.released = true;
+    clearTimeout(lane.idleTimer);
     const index = this.lanes.indexOf(lane);
     if (index !== -1) this.lanes.splice(index, 1);
     lane.client.removeListener('error', lane.onError);
