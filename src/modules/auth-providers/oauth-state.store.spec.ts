@@ -44,7 +44,9 @@ describe('SealedStateStore', () => {
 
   test('refuses another state, no cookie, an altered cookie, another flow’s cookie, or one past its time', () => {
     const { state, cookie, request } = started(store);
-    expect(verify(store, request(cookie), `${state.slice(0, -1)}A`)).toEqual({ ok: false, carried: STATE_REFUSED });
+    // Another state: its first character differs (always: a fixed replacement would equal a state that has it).
+    const another = state.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+    expect(verify(store, request(cookie), another)).toEqual({ ok: false, carried: STATE_REFUSED });
     expect(verify(store, request(cookie), undefined).ok).toBe(false);
     expect(verify(store, request(), state).ok).toBe(false);
     expect(verify(store, request(cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))), state).ok).toBe(false);
