@@ -30,6 +30,8 @@ interface Lane {
   progressAt: number;
   /** Set while the lane is idle: returns it to the pool once idle for `LANE_IDLE_MS`. */
   idleTimer: NodeJS.Timeout | undefined;
+  /** The tenants whose statements its connection has carried, as this or an earlier lane (`ReadLanes.met`). */
+  met: Set<string>;
   released: boolean;
   corked: boolean;
   onError: (error: Error) => void;
@@ -53,8 +55,8 @@ type Pipelinable = PoolClient & { pipeline: boolean; connection: { stream: Socke
  *
  * The lanes are pool connections like any other, so the pool's size still bounds
  * the connections; at most `maxLanes` are held, and each goes back to the pool
- * once nothing has been in flight on it for `LANE_IDLE_MS`. A statement joins the lane already gathering
- * a write in this turn of the event loop (up to `BATCH_LIMIT` in flight there):
+ * once nothing has been in flight on it for `LANE_IDLE_MS`. A statement joins
+ * the lane already gathering a write in this turn of the event loop (up to `BATCH_LIMIT` in flight there):
  * one socket write and one wake-up of one backend then carry many statements,
  * which saves more, on both sides, than spreading them over backends gains on a
  * busy machine. Otherwise it takes an idle lane, else borrows another
@@ -64,10 +66,10 @@ type Pipelinable = PoolClient & { pipeline: boolean; connection: { stream: Socke
  * A tenant's statements go back to a connection that has carried its statements
  * before, when one is held and has room, even if another lane is gathering this
  * turn's write. A backend reading a schema for the first time builds its
- * catalog entries for that schema's tables and opens their files; over many
- * tenants, reads that went to whichever lane was gathering made every backend
- * pay that for every tenant, and keep every tenant's files open, where kept to
- * the connections they met each backend meets only its share of the tenants.
+ * catalog entries for that schema's tables and opens their files. Over many
+ * tenants, reads sent to whichever lane was gathering made every backend pay
+ * that for every tenant; kept on the connections that met them, they make each
+ * backend meet only its share of the tenants.
  * Where every lane has met every tenant (few tenants) this changes nothing.
  *
  * Fair share: one tenant's statements are in flight on at most `tenantLanes`
@@ -170,7 +172,7 @@ export class ReadLanes {
     lane.tenants.set(tenant, here + 1);
     if (here === 0) {
       this.lanesHeld.set(tenant, (this.lanesHeld.get(tenant) ?? 0) + 1);
-      this.metBy(lane).add(tenant);
+      lane.met.add(tenant);
     }
     this.gather(lane);
     return lane;
@@ -221,7 +223,7 @@ export class ReadLanes {
         continue;
       }
       const room = lane.inFlight < BATCH_LIMIT;
-      if (room && this.met.get(lane.client)?.has(tenant)) {
+      if (room && lane.met.has(tenant)) {
         if (lane.corked) return lane;
         if (!familiar || lane.inFlight < familiar.inFlight) familiar = lane;
       }
@@ -234,12 +236,6 @@ export class ReadLanes {
     // Rather wait for a connection of its own (the pool may be opening one) than queue behind a crowd.
     if (!best && crowded && this.lanes.length + this.opening.size >= this.maxLanes) return crowded;
     return undefined;
-  }
-
-  private metBy(lane: Lane): Set<string> {
-    let tenants = this.met.get(lane.client);
-    if (!tenants) this.met.set(lane.client, (tenants = new Set()));
-    return tenants;
   }
 
   /** True when `lane` carries statements of a tenant other than `tenant` that is at its share. */
@@ -280,7 +276,9 @@ export class ReadLanes {
 
   private async borrow(tenant: string): Promise<Lane> {
     const client = (await this.pool.connect()) as Pipelinable;
-    const lane: Lane = { client, inFlight: 0, tenants: new Map(), progressAt: Date.now(), idleTimer: undefined, released: false, corked: false, onError: () => undefined };
+    let met = this.met.get(client);
+    if (!met) this.met.set(client, (met = new Set()));
+    const lane: Lane = { client, inFlight: 0, tenants: new Map(), progressAt: Date.now(), idleTimer: undefined, met, released: false, corked: false, onError: () => undefined };
     // A connection that fails while held: pg fails every statement sent on it;
     // the connection is dropped, not returned to the pool.
     lane.onError = (error) => this.release(lane, error);
