@@ -5,9 +5,9 @@ import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
 import { sleep } from './support/wait';
 
-/** The answer a lane gives for a single statement (the last result of a multi-statement one). */
-async function rows(lanes: ReadLanes, text: string): Promise<Record<string, unknown>[]> {
-  const answer = await lanes.query('"public"', text);
+/** The answer a lane gives for a single statement of `tenant` (the last result of a multi-statement one). */
+async function rows(lanes: ReadLanes, text: string, tenant = '"public"'): Promise<Record<string, unknown>[]> {
+  const answer = await lanes.query(tenant, text);
   const last: QueryResult = Array.isArray(answer) ? answer[answer.length - 1] : answer;
   return last.rows;
 }
@@ -68,10 +68,7 @@ describePostgres('pipelined read lanes on a pg pool', () => {
   });
 
   test("a tenant's statements go back to the connection that carried its statements before, even when another lane gathers the turn's write", async () => {
-    const pid = async (tenant: string, text = 'SELECT pg_backend_pid() AS pid') => {
-      const answer = await lanes.query(tenant, text);
-      return (Array.isArray(answer) ? answer[answer.length - 1] : answer).rows[0].pid as number;
-    };
+    const pid = async (tenant: string, text = 'SELECT pg_backend_pid() AS pid') => (await rows(lanes, text, tenant))[0].pid as number;
     // Each tenant's first statement, a slow one, holds its own lane: b's finds a's lane busy and borrows another.
     const holdA = pid('"tenant_a"', 'SELECT pg_backend_pid() AS pid, pg_sleep(0.4)');
     await settled();
