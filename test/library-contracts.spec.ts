@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { CallHandler, Controller, ExecutionContext, Get, Module, NestInterceptor, Post, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Server as HttpServer } from 'node:http';
-import { Type } from 'class-transformer';
+import { Exclude, Expose, plainToInstance, Transform, TransformationType, Type } from 'class-transformer';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, getMetadataStorage, validate, ValidateNested, ValidationTypes } from 'class-validator';
 import { Client, Pool, Query } from 'pg';
 import { Column, DataSource, Entity, PrimaryColumn, QueryRunner } from 'typeorm';
@@ -53,14 +53,21 @@ function installedVersion(pkg: string): string {
 }
 
 describe('pinned packages', () => {
-  test.each(['pg', 'typeorm', 'class-validator', '@opentelemetry/otlp-transformer', '@modelcontextprotocol/sdk', '@nestjs/common', '@nestjs/core', 'prom-client'])(
-    '%s is pinned to an exact version, and that version is installed',
-    (pkg) => {
-      const spec = manifest.dependencies[pkg];
-      expect(spec).toMatch(/^\d+\.\d+\.\d+$/);
-      expect(installedVersion(pkg)).toBe(spec);
-    },
-  );
+  test.each([
+    'pg',
+    'typeorm',
+    'class-validator',
+    'class-transformer',
+    '@opentelemetry/otlp-transformer',
+    '@modelcontextprotocol/sdk',
+    '@nestjs/common',
+    '@nestjs/core',
+    'prom-client',
+  ])('%s is pinned to an exact version, and that version is installed', (pkg) => {
+    const spec = manifest.dependencies[pkg];
+    expect(spec).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(installedVersion(pkg)).toBe(spec);
+  });
 });
 
 describe('pg internals (libs/tenancy/scoped-read.ts, read-lanes.ts)', () => {
@@ -427,6 +434,64 @@ describe('Nest route metadata (src/common/http/write-route-interceptor.ts)', () 
         } finally {
           await app.close();
         }
+      },
+    );
+  });
+});
+
+describe('class-transformer internals (src/common/validation/plain-copy.ts)', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { defaultMetadataStorage: storage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+
+  test('cjs/storage is the storage its decorators write: types, transforms, exposed and excluded fields, and the class strategy', () => {
+    contract(
+      'class-transformer',
+      'defaultMetadataStorage of cjs/storage answers findTypeMetadata, findTransformMetadatas, getExposedMetadatas, getExcludedMetadatas and getStrategy for decorated classes and their children',
+      () => {
+        class Child {
+          @IsString() a!: string;
+        }
+        class Decorated {
+          @Type(() => Child) child!: Child;
+          @Transform(({ value }: { value: unknown }) => value) shaped!: string;
+          @Expose({ name: 'alias' }) exposed!: string;
+          @Exclude() hidden!: string;
+          plain!: string;
+        }
+        class Inheriting extends Decorated {}
+        @Exclude()
+        class ExcludeAll {}
+        for (const cls of [Decorated, Inheriting]) {
+          expect(storage.findTypeMetadata(cls, 'child')).toBeDefined();
+          expect(storage.findTypeMetadata(cls, 'plain')).toBeUndefined();
+          expect(storage.findTransformMetadatas(cls, 'shaped', TransformationType.PLAIN_TO_CLASS)).toHaveLength(1);
+          expect(storage.findTransformMetadatas(cls, 'plain', TransformationType.PLAIN_TO_CLASS)).toHaveLength(0);
+          expect(storage.getExposedMetadatas(cls).map((m) => m.propertyName)).toEqual(['exposed']);
+          expect(storage.getExcludedMetadatas(cls).map((m) => m.propertyName)).toEqual(['hidden']);
+          expect(storage.getStrategy(cls)).toBe('none');
+        }
+        expect(storage.getStrategy(ExcludeAll)).toBe('excludeAll');
+        expect(storage.getStrategy(Child)).toBe('none');
+        expect(storage.getExposedMetadatas(Child)).toEqual([]);
+      },
+    );
+  });
+
+  test('plainToInstance of an undecorated class builds it with its constructor and copies scalar values over the defaults, in input order', () => {
+    contract(
+      'class-transformer',
+      'plainToInstance(cls, plain, { exposeDefaultValues: true }) is new cls() with each scalar value of plain assigned, the rest left at their defaults',
+      () => {
+        class Flat {
+          a = 'default';
+          b?: string;
+          c = 3;
+        }
+        const made = plainToInstance(Flat, { b: 'x', a: null, c: 0 }, { exposeDefaultValues: true });
+        expect(made).toBeInstanceOf(Flat);
+        expect(Object.keys(made)).toEqual(['a', 'b', 'c']);
+        expect({ ...made }).toEqual({ a: null, b: 'x', c: 0 });
+        expect({ ...plainToInstance(Flat, { b: 'y' }, { exposeDefaultValues: true }) }).toEqual({ a: 'default', b: 'y', c: 3 });
       },
     );
   });

@@ -3,6 +3,7 @@ import { validate, ValidationError, ValidatorOptions } from 'class-validator';
 import { RequestError } from '../errors/request-error';
 import { MAX_JSON_DEPTH } from './json-depth';
 import { readNumericText } from './numeric-text';
+import { plainCopy } from './plain-copy';
 import { passesQuickCheck } from './quick-check';
 
 let quickCheck = true;
@@ -42,7 +43,7 @@ export async function validateInput<T extends object>(cls: InputClass<T>, input:
   }
   const refusal = findRefusal(plain);
   if (refusal) throw RequestError.invalidInput(refusal);
-  const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
+  const instance = plainCopy(cls, plain) ?? plainToInstance(cls, plain, { exposeDefaultValues: true });
   readNumericText(instance);
   if (quickCheck && passesQuickCheck(instance)) return instance;
   const errors = await validate(instance, VALIDATION_OPTIONS);
