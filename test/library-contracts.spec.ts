@@ -24,6 +24,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolResultSchema, GetTaskPayloadRequestSchema, RELATED_TASK_META_KEY, type Task } from '@modelcontextprotocol/sdk/types.js';
 import { ScopedRead } from '../libs/tenancy/scoped-read';
 import { interceptWriteRoutes } from '../src/common/http/write-route-interceptor';
+import { classTransformerMetadata } from '../src/common/validation/class-transformer-storage';
 import { timedQuery } from '../libs/tenancy/timed-query';
 import { PG_ADMIN_URL } from './support/services';
 import { sleep } from './support/wait';
@@ -439,9 +440,8 @@ describe('Nest route metadata (src/common/http/write-route-interceptor.ts)', () 
   });
 });
 
-describe('class-transformer internals (src/common/validation/plain-copy.ts)', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { defaultMetadataStorage: storage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+describe('class-transformer metadata (src/common/validation/plain-copy.ts, class-transformer-storage.ts)', () => {
+  const storage = classTransformerMetadata;
 
   test('cjs/storage is the storage its decorators write: types, transforms, exposed and excluded fields, and the class strategy', () => {
     contract(

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
 import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { classTransformerMetadata } from '../common/validation/class-transformer-storage';
 import { InputClass } from '../common/validation/validate-input';
 import { MCP_TOOL, McpToolOptions } from './mcp-tool.decorator';
 import { ToolAnnotations } from './tool-annotations';
@@ -121,13 +122,8 @@ function toolSchema(tool: string, inputClass: InputClass<object> | undefined): J
   return inlineRefs({ ...schema, type: 'object', properties: schema.properties ?? {}, additionalProperties: false }, tool, []) as JsonSchemaObject;
 }
 
-// class-transformer's metadata store, as class-validator-jsonschema's documentation has it read:
-// the package ships its declaration apart from the module (types/ and cjs/), so it is typed here.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the module and its declaration live in different folders
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
-
 /** Both libraries' metadata: class-transformer's `@Type` names the class of a nested field typed `X | null`. */
-const SCHEMA_OPTIONS = { classValidatorMetadataStorage: getMetadataStorage(), classTransformerMetadataStorage: defaultMetadataStorage };
+const SCHEMA_OPTIONS = { classValidatorMetadataStorage: getMetadataStorage(), classTransformerMetadataStorage: classTransformerMetadata };
 
 const DEFINITION_REF = /^#\/definitions\/(.+)$/;
 const BUILT_IN_TYPES = new Set(['Object', 'Array', 'String', 'Number', 'Boolean', 'Date']);

@@ -1,13 +1,6 @@
 import { TransformationType } from 'class-transformer';
 import { getMetadataStorage } from 'class-validator';
-
-/*
- * class-transformer's decorator metadata (what @Type, @Transform, @Expose and @Exclude recorded).
- * The package exports the storage only from this path: pinned to an exact version, the shape
- * relied on checked by test/library-contracts.spec.ts (docs/decisions.md, "Library internals").
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+import { classTransformerMetadata } from './class-transformer-storage';
 
 type InputClass<T> = new () => T;
 
@@ -54,7 +47,7 @@ function fieldsOf(cls: InputClass<object>): ReadonlySet<string> | null {
 
 /** The fields of `cls` a plain copy fills as class-transformer would, or null when one of them (or the class) is decorated for it. */
 function plainFields(cls: InputClass<object>): ReadonlySet<string> | null {
-  const storage = defaultMetadataStorage;
+  const storage = classTransformerMetadata;
   if (storage.getStrategy(cls) !== 'none' || storage.getExposedMetadatas(cls).length > 0 || storage.getExcludedMetadatas(cls).length > 0) return null;
   const names = new Set(
     getMetadataStorage()
