@@ -33,6 +33,7 @@ const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { figureRow, printFigures } = require('./lib/figures');
+const { stopChild } = require('./lib/servers');
 const { setting } = require('./lib/settings');
 const { stopOnInterrupt } = require('./lib/interrupt');
 
@@ -122,12 +123,7 @@ async function underCallgrind(root, args) {
     outDir,
     async stop() {
       agent.destroy();
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await stopChild(child, exited, 120_000);
       fs.rmSync(outDir, { recursive: true, force: true });
     },
   };

@@ -96,12 +96,7 @@ async function startProcess(root, env, { timeoutMs = 30000 } = {}) {
   const exit = new Promise((resolve) => child.once('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   const close = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30000);
-      await exit;
-      clearTimeout(timer);
-    }
+    await stopChild(child, exit, 30000);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const started = Date.now();
@@ -147,4 +142,13 @@ function acceptOverage(url, token) {
   return request('PATCH', `${url}/settings/usage`, { token, body: { compute_overage_cap_usd: 100_000 } });
 }
 
-module.exports = { startCeiling, startBaton, startProcess, request, acceptOverage };
+/** Sends `child` SIGTERM and waits for `exited` (its exit), with SIGKILL after `graceMs`; nothing when it has already ended. */
+async function stopChild(child, exited, graceMs) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+module.exports = { startCeiling, startBaton, startProcess, stopChild, request, acceptOverage };

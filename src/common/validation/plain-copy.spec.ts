@@ -1,28 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { plainToInstance, Transform, Type } from 'class-transformer';
-import { getMetadataStorage, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
 import '../../app.module'; // every input class of every module
+import { fieldsOf, InputClass, inputClasses } from '../../../test/support/input-classes';
 import { HookQueryDto } from '../../modules/hooks/dto/hook-query.dto';
 import { ProjectIdDto } from '../../modules/projects/dto/project-id.dto';
 import { plainCopy } from './plain-copy';
-
-type InputClass = new () => object;
-
-/** Every class with class-validator rules (class-validator keeps them in a map by class). */
-function inputClasses(): InputClass[] {
-  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<InputClass, unknown> };
-  return [...storage.validationMetadatas.keys()];
-}
-
-function fieldsOf(cls: InputClass): string[] {
-  return [
-    ...new Set(
-      getMetadataStorage()
-        .getTargetValidationMetadatas(cls, '', false, false, undefined)
-        .map((m) => m.propertyName),
-    ),
-  ];
-}
 
 const SCALARS: unknown[] = [randomUUID(), '', 'hello', '5', 'ünïcode 🚀', 0, 7, -1, 1.5, true, false, null];
 

@@ -1,29 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validate } from 'class-validator';
+import { validate } from 'class-validator';
 import '../../app.module'; // every input class of every module
+import { fieldsOf, inputClasses } from '../../../test/support/input-classes';
 import { CreateProjectDto } from '../../modules/projects/dto/create-project.dto';
 import { ProjectIdDto } from '../../modules/projects/dto/project-id.dto';
 import { passesQuickCheck } from './quick-check';
 import { VALIDATION_OPTIONS } from './validate-input';
-
-type InputClass = new () => object;
-
-/** Every class with class-validator rules (class-validator keeps them in a map by class). */
-function inputClasses(): InputClass[] {
-  const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<InputClass, { propertyName: string }[]> };
-  return [...storage.validationMetadatas.keys()];
-}
-
-function propertiesOf(cls: InputClass): string[] {
-  return [
-    ...new Set(
-      getMetadataStorage()
-        .getTargetValidationMetadatas(cls, '', false, false, undefined)
-        .map((m) => m.propertyName),
-    ),
-  ];
-}
 
 // Values of every JSON shape, with the ones Baton's inputs commonly accept.
 const uuid = randomUUID();
@@ -86,7 +69,7 @@ describe('the quick validation check', () => {
     let quick = 0;
     let checked = 0;
     for (const cls of classes) {
-      const properties = propertiesOf(cls);
+      const properties = fieldsOf(cls);
       for (let i = 0; i < 150; i++) {
         const input: Record<string, unknown> = {};
         for (const property of properties) if (random() < 0.75) input[property] = CORPUS[Math.floor(random() * CORPUS.length)];
