@@ -1,9 +1,9 @@
-import { Pool, QueryResult } from 'pg';
+import { Client, Pool, QueryResult } from 'pg';
 import { LANE_IDLE_MS, ReadLanes } from '../libs/tenancy/read-lanes';
 import { ReadScope } from '../libs/tenancy/scoped-read';
 import { TestDatabase } from './support/pg-database';
 import { describePostgres } from './support/suites';
-import { sleep } from './support/wait';
+import { sleep, waitUntil } from './support/wait';
 
 /** The answer a lane gives for a single statement of `tenant` (the last result of a multi-statement one). */
 async function rows(lanes: ReadLanes, text: string, tenant = '"public"'): Promise<Record<string, unknown>[]> {
@@ -13,6 +13,8 @@ async function rows(lanes: ReadLanes, text: string, tenant = '"public"'): Promis
 }
 
 const settled = () => sleep(20);
+/** Waits until the lanes hold `count` connections (opening one may take a while on a loaded machine). */
+const holding = (lanes: ReadLanes, count: number) => waitUntil(() => lanes.held === count, 10_000, `${count} lanes held`);
 /** Long enough for an idle lane to have gone back to the pool. */
 const laneReleased = () => sleep(LANE_IDLE_MS + 50);
 
@@ -70,11 +72,10 @@ describePostgres('pipelined read lanes on a pg pool', () => {
   test("a tenant's statements go back to the connection that carried its statements before, even when another lane gathers the turn's write", async () => {
     const pid = async (tenant: string, text = 'SELECT pg_backend_pid() AS pid') => (await rows(lanes, text, tenant))[0].pid as number;
     // Each tenant's first statement, a slow one, holds its own lane: b's finds a's lane busy and borrows another.
-    const holdA = pid('"tenant_a"', 'SELECT pg_backend_pid() AS pid, pg_sleep(0.4)');
-    await settled();
-    const holdB = pid('"tenant_b"', 'SELECT pg_backend_pid() AS pid, pg_sleep(0.4)');
-    await settled();
-    expect(lanes.held).toBe(MAX_LANES);
+    const holdA = pid('"tenant_a"', 'SELECT pg_backend_pid() AS pid, pg_sleep(1)');
+    await holding(lanes, 1);
+    const holdB = pid('"tenant_b"', 'SELECT pg_backend_pid() AS pid, pg_sleep(1)');
+    await holding(lanes, MAX_LANES);
     // In one turn, b first: were the lanes chosen without regard to whom they met, both would travel on one lane.
     const [b, a] = await Promise.all([pid('"tenant_b"'), pid('"tenant_a"')]);
     const [metA, metB] = await Promise.all([holdA, holdB]);
@@ -136,24 +137,33 @@ describePostgres('pipelined read lanes on a pg pool', () => {
   });
 
   test('a lane that goes idle while a checkout waits for a connection goes back to the pool at once', async () => {
-    const slow = rows(lanes, 'SELECT pg_sleep(0.2) AS slept');
-    await settled();
-    expect(lanes.held).toBe(1);
-    const taken = await Promise.all(Array.from({ length: POOL_SIZE - 1 }, () => pool.connect()));
-    let handedOver = false;
-    const waiting = pool.connect().then((client) => {
-      handedOver = true;
-      return client;
-    });
+    // The lane's statement waits on an advisory lock held outside the pool, so it stays busy until the test lets it go.
+    const locker = new Client({ connectionString: db.url });
+    await locker.connect();
     try {
-      await slow;
-      // The lane is released after this turn's I/O, before any timer set now can fire; kept for
-      // LANE_IDLE_MS, it would still be held when this one fires.
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      expect(handedOver).toBe(true);
-      expect(lanes.held).toBe(0);
+      await locker.query('SELECT pg_advisory_lock(7431)');
+      const slow = rows(lanes, 'SELECT pg_advisory_xact_lock(7431)::text AS locked');
+      await holding(lanes, 1);
+      const taken = await Promise.all(Array.from({ length: POOL_SIZE - 1 }, () => pool.connect()));
+      let handedOver = false;
+      const waiting = pool.connect().then((client) => {
+        handedOver = true;
+        return client;
+      });
+      try {
+        expect(pool.waitingCount).toBe(1);
+        await locker.query('SELECT pg_advisory_unlock(7431)');
+        await slow;
+        // The lane is released after this turn's I/O, before any timer set now can fire; kept for
+        // LANE_IDLE_MS, it would still be held when this one fires.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        expect(handedOver).toBe(true);
+        expect(lanes.held).toBe(0);
+      } finally {
+        [...taken, await waiting].forEach((client) => client.release());
+      }
     } finally {
-      [...taken, await waiting].forEach((client) => client.release());
+      await locker.end();
     }
   });
 
