@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { bindParams, sqlTimestamp, TenantDb } from '../libs/tenancy';
+import { Clock } from '../src/common/clock';
 import { AutoSummarySweeper } from '../src/modules/time/auto-summary.sweeper';
 import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { Instances, startInstances } from './support/instances';
 import { createProject } from './support/projects';
 import { describePostgres } from './support/suites';
+import { inTenantDb } from './support/tenant-db';
 import { sleep } from './support/wait';
+
+/** How long before a cycle its window ends, with the default interval of 600 s. */
+const SETTLE_MS = 30_000;
 
 describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -31,9 +37,16 @@ describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
     await run.http.post(`/projects/${p}/decisions-pinned`, { title: 'Parse with a PEG', body: '' });
 
     const sweeper = run.testApp.app.get(AutoSummarySweeper);
-    // The default interval is 600 s: this first cycle covers the last 600 s, the next one is not due yet.
-    expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
-    expect(await sweeper.runOnce()).toBe(0);
+    // A cycle's window ends 30 s before it runs: this one runs 31 s from now, so the window ends just after the writes above.
+    const cycleAt = Date.now() + SETTLE_MS + 1_000;
+    const clock = jest.spyOn(run.testApp.app.get(Clock), 'now').mockImplementation(() => new Date(cycleAt));
+    try {
+      // The default interval is 600 s: this first cycle covers 600 s, the next one is not due yet.
+      expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
+      expect(await sweeper.runOnce()).toBe(0);
+    } finally {
+      clock.mockRestore();
+    }
     const summary = (await run.http.get(`/projects/${p}/stats`)).body.latest_summary;
     expect(summary.body.split('\n')).toEqual([
       expect.stringMatching(/^Since .*: 1 tasks done, 1 sprint items moved, 1 decisions pinned, 1 sessions started\.$/),
@@ -42,8 +55,30 @@ describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
       '- decision: Parse with a PEG',
     ]);
     expect(Date.parse(summary.until) - Date.parse(summary.since)).toBe(600_000);
+    expect(Date.parse(summary.until)).toBe(cycleAt - SETTLE_MS);
     expect((await run.http.get(`/projects/${quiet}/stats`)).body.latest_summary).toBeNull();
     expect((await run.http.get(`/projects/${parked}/stats`)).body.latest_summary).toBeNull();
+
+    // A write stamped 10 s before that cycle ran but committed after it had read (here: a task
+    // whose stamp is set back after the cycle) is digested by the next cycle, not lost between two.
+    const late = (await run.http.post('/tasks', { project_id: p, session_id: s, description: 'Committed late' })).body.id;
+    await inTenantDb(run.testApp, run.token, (m) =>
+      m.query(
+        ...bindParams(run.testApp.app.get(TenantDb).dialect, 'UPDATE tasks SET updated_at = $1 WHERE id = $2', [
+          sqlTimestamp(run.testApp.app.get(TenantDb).dialect, new Date(cycleAt - 10_000)),
+          late,
+        ]),
+      ),
+    );
+    const next = jest.spyOn(run.testApp.app.get(Clock), 'now').mockImplementation(() => new Date(cycleAt + 600_000));
+    try {
+      expect(await sweeper.runOnce()).toBe(1);
+    } finally {
+      next.mockRestore();
+    }
+    const second = (await run.http.get(`/projects/${p}/stats`)).body.latest_summary;
+    expect(second.since).toBe(summary.until);
+    expect(second.body.split('\n')).toEqual([expect.stringMatching(/: 1 tasks done, 0 sprint items moved, 0 decisions pinned, 0 sessions started\.$/), '- done: Committed late']);
   });
 });
 

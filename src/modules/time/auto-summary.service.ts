@@ -30,22 +30,30 @@ export class AutoSummaryService {
     private readonly board: BoardReadCache,
   ) {}
 
-  /** Runs a cycle at `now` unless one ran less than `intervalMs - slackMs` ago; returns how many summaries it wrote, or null when it did not run. */
-  async runCycle(now: Date, intervalMs: number, slackMs: number): Promise<number | null> {
+  /**
+   * Runs a cycle at `now` unless one ran less than `intervalMs - slackMs` ago; returns how many
+   * summaries it wrote, or null when it did not run. The window a cycle digests ends `settleMs`
+   * before `now`, and `job_runs.last_run_at` keeps where the last window ended: a write stamped
+   * before the cycle read but committed after it is then digested by the next cycle, not by none.
+   */
+  async runCycle(now: Date, intervalMs: number, slackMs: number, settleMs = 0): Promise<number | null> {
     const dialect = this.db.dialect;
     const q = (m: EntityManager, sql: string, params: unknown[]) => m.query(...bindParams(dialect, sql, params)) as Promise<Record<string, unknown>[]>;
+    const until = new Date(now.getTime() - settleMs);
     let goalsChanged = 0;
     const summaries = await this.db.transaction(async (m) => {
-      await q(m, 'INSERT INTO job_runs (name, last_run_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [JOB, sqlTimestamp(dialect, new Date(now.getTime() - intervalMs))]);
+      await q(m, 'INSERT INTO job_runs (name, last_run_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [JOB, sqlTimestamp(dialect, new Date(until.getTime() - intervalMs))]);
       const [row] = await q(m, 'SELECT last_run_at FROM job_runs WHERE name = $1', [JOB]);
       const last = row.last_run_at as Date | string;
-      if (fromSqlTimestamp(last).getTime() > now.getTime() - intervalMs + slackMs) return null;
-      const claimed = returnedRows(await q(m, 'UPDATE job_runs SET last_run_at = $1 WHERE name = $2 AND last_run_at = $3 RETURNING name', [sqlTimestamp(dialect, now), JOB, last]));
+      if (fromSqlTimestamp(last).getTime() > until.getTime() - intervalMs + slackMs) return null;
+      const claimed = returnedRows(
+        await q(m, 'UPDATE job_runs SET last_run_at = $1 WHERE name = $2 AND last_run_at = $3 RETURNING name', [sqlTimestamp(dialect, until), JOB, last]),
+      );
       if (claimed.length === 0) return null;
       const since = fromSqlTimestamp(last);
       const projects = await q(m, "SELECT id FROM projects WHERE organization_status = 'active'", []);
       let written = 0;
-      for (const { id } of projects) if (await this.summarise(m, q, String(id), since, now)) written += 1;
+      for (const { id } of projects) if (await this.summarise(m, q, String(id), since, until)) written += 1;
       const auto = await q(
         m,
         "SELECT g.id, g.project_id, g.content FROM goals g JOIN projects p ON p.id = g.project_id WHERE g.mode = 'auto' AND p.organization_status = 'active'",

@@ -8,10 +8,16 @@ import { TenantDirectory } from '../tenants/tenant-directory.service';
 import { AutoSummaryService } from './auto-summary.service';
 
 /**
+ * How long before a cycle its window ends (half the interval when that is shorter): longer than
+ * any write takes from stamping its rows to committing them.
+ */
+const SETTLE_MS = 30_000;
+
+/**
  * Every SERVICE_AUTO_SUMMARY_INTERVAL seconds, the auto-summary cycle of every tenant. Several
  * instances on one database each try; the claim row of each tenant lets one of them run a cycle
  * per interval (a timer that fires a little early is allowed a slack of a tenth of the interval,
- * at most a second).
+ * at most a second). A cycle's window ends SETTLE_MS before it runs.
  */
 @Injectable()
 export class AutoSummarySweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,11 +64,12 @@ export class AutoSummarySweeper implements OnApplicationBootstrap, BeforeApplica
   private async cycle(): Promise<number> {
     const intervalMs = this.config.autoSummaryIntervalS * 1000;
     const slackMs = Math.min(1000, intervalMs / 10);
+    const settleMs = Math.min(SETTLE_MS, intervalMs / 2);
     let total = 0;
     for (const tenant of await this.tenants.listContexts()) {
       if (this.stopping) break;
       try {
-        total += (await runWithTenant(tenant, () => this.summaries.runCycle(this.clock.now(), intervalMs, slackMs))) ?? 0;
+        total += (await runWithTenant(tenant, () => this.summaries.runCycle(this.clock.now(), intervalMs, slackMs, settleMs))) ?? 0;
       } catch (error) {
         if (isDatabaseUnavailable(error)) this.unavailable.warn('auto-summary skipped tenants: their database is unavailable', { error: (error as Error).message });
         else this.logger.error({ msg: 'auto-summary failed for a tenant', tenant_id: tenant.tenantId, error: (error as Error).message });
