@@ -1,5 +1,4 @@
 import Database from 'better-sqlite3';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { TestDatabase } from './support/pg-database';
-import { ServerProcess, startServerProcess } from './support/processes';
+import { buildIfStale, ServerProcess, startServerProcess } from './support/processes';
 import { sprintClient } from './support/sprint-client';
 import { postgresUp } from './support/suites';
 import { sleep } from './support/wait';
@@ -211,7 +210,7 @@ const storages: Storage[] = [
 describe.each(storages.map((s) => [s.name, s] as const))('a crash during sprint-batch on %s', (_name, storage) => {
   beforeAll(() => {
     // The servers run the built application.
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: join(__dirname, '..'), stdio: 'ignore' });
+    buildIfStale();
   }, 180_000);
 
   test('kill -9 of the server in the middle of a large sprint-batch leaves none of its writes', async () => {

@@ -1,14 +1,13 @@
 import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
 import { SprintItem } from '../src/modules/sprint/sprint-item.entity';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
-import { ServerProcess, startServerProcess } from './support/processes';
+import { buildIfStale, ServerProcess, startServerProcess } from './support/processes';
 import { sprintClient } from './support/sprint-client';
 import { tenantClient } from './support/tenant-client';
 import { inTenantDb } from './support/tenant-db';
@@ -497,7 +496,7 @@ describe('sprint claims across two server processes on one SQLite file', () => {
   const servers: ServerProcess[] = [];
 
   beforeAll(async () => {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: join(__dirname, '..'), stdio: 'ignore' });
+    buildIfStale();
     const env = { SERVICE_DB: join(dir, 'shared.db'), SERVICE_SWEEP_INTERVAL_SECONDS: '0' };
     servers.push(await startServerProcess(env, { timeoutMs: 30_000 }));
     servers.push(await startServerProcess(env, { timeoutMs: 30_000 }));

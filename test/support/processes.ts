@@ -1,10 +1,19 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
+
+/**
+ * Builds dist/ when the sources changed since the last build (what `npm start` runs first), for
+ * suites that start the built server. Never a forced build: that empties the dashboard's dist/
+ * for a while, under the browser suites running beside.
+ */
+export function buildIfStale(): void {
+  execFileSync(process.execPath, [join(REPO_ROOT, 'scripts', 'build-if-stale.js')], { cwd: REPO_ROOT, stdio: 'ignore' });
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
