@@ -24,6 +24,7 @@ import { siteGateMiddleware } from './modules/site-gate/site-gate.middleware';
 import { SiteGate } from './modules/site-gate/site-gate.service';
 import { NOT_CAPPED, StorageCapInterceptor } from './modules/billing/storage-cap.interceptor';
 import { interceptWriteRoutes } from './common/http/write-route-interceptor';
+import { trackConnections } from './common/lifecycle/shutdown-drain';
 
 export interface CreateAppOptions {
   /** Where log lines go (tests capture them). Default: stdout. */
@@ -69,6 +70,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useGlobalFilters(new HttpExceptionFilter());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   keepIdleConnections(app.getHttpServer() as Server);
+  trackConnections(app.getHttpServer() as Server);
   return app;
 }
 

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { dashboardSocket } from './support/dashboard-socket';
 import { Http, HttpResult } from './support/http';
@@ -62,9 +63,9 @@ function troubles(output: string): string[] {
 }
 
 /**
- * SIGTERM to the built server (`node dist/src/main.js`) while it holds many long-polls and
- * dashboard WebSockets: every wait is answered, every socket is told to reconnect (1001), the
- * process exits 0 as soon as they are (well within SERVICE_DRAIN_SECONDS), and nothing goes wrong on the way out.
+ * SIGTERM to the built server (`node dist/src/main.js`) while it holds many long-polls, dashboard
+ * WebSockets and a connection that sent nothing: every wait is answered, every socket is told to
+ * reconnect (1001), the silent connection is closed, the process exits 0 as soon as they are (well within SERVICE_DRAIN_SECONDS), and nothing goes wrong on the way out.
  */
 describe.each(setups)('the drain on SIGTERM (%s)', (_name, setup) => {
   let run: Running;
@@ -76,7 +77,7 @@ describe.each(setups)('the drain on SIGTERM (%s)', (_name, setup) => {
     await run?.cleanup();
   });
 
-  test(`${LONG_POLLS} open long-polls and ${HITL_WAITS} HITL waits are answered 200 and ${SOCKETS} WebSockets closed 1001; exit 0 with no warning or error logged`, async () => {
+  test(`${LONG_POLLS} open long-polls and ${HITL_WAITS} HITL waits are answered 200, ${SOCKETS} WebSockets closed 1001 and a silent connection closed; exit 0 with no warning or error logged`, async () => {
     const http = new Http(run.server.url, run.token);
     const project = await http.post('/projects', { name: 'Draining' });
     expect(project.status).toBe(201);
@@ -95,6 +96,13 @@ describe.each(setups)('the drain on SIGTERM (%s)', (_name, setup) => {
     expect(await gauge(http, 'baton_websocket_clients')).toBe(SOCKETS);
     expect(sockets.every(({ ws }) => ws.readyState === WebSocket.OPEN)).toBe(true);
 
+    // A connection that never sends a byte (a browser's speculative preconnect) does not hold the stop either.
+    const { hostname, port } = new URL(run.server.url);
+    const silent = connect(Number(port), hostname);
+    await new Promise<void>((resolve, reject) => silent.once('connect', resolve).once('error', reject));
+    const silentClosed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+    silent.on('error', () => undefined);
+
     const child = run.server.child;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
@@ -112,6 +120,7 @@ describe.each(setups)('the drain on SIGTERM (%s)', (_name, setup) => {
     const code = await Promise.race([exited, new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still running'), (DRAIN_SECONDS - 10) * 1000)))]);
     clearTimeout(timer);
     expect(code).toBe(0);
+    await silentClosed;
     expect(troubles(run.server.output())).toEqual([]);
   }, 90_000);
 });

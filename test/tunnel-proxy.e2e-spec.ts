@@ -179,7 +179,6 @@ describe('the tunnel socket itself (self-hosted, no credentials)', () => {
     standIn = await startToolStandIn();
   });
 
-  // Closing this app waits about a minute for connections left after these tests (cause not found yet).
   afterAll(async () => {
     await connector?.stop();
     await standIn?.close();

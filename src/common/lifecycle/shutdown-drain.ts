@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * The moment this instance starts to stop (SIGTERM, an admin restart). From
@@ -44,14 +45,33 @@ export class ShutdownDrain {
   }
 }
 
+/** The open connections of each server that `trackConnections` was given. */
+const connections = new WeakMap<Server, Set<Socket>>();
+
+/** Keeps the server's open connections, for `closeServing` to end those that never sent a byte. */
+export function trackConnections(server: Server): void {
+  const open = new Set<Socket>();
+  connections.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
+}
+
 /**
  * Runs `close` (which waits for the server to stop) while closing, every 100 ms, the connections
  * that have gone idle: a keep-alive connection whose last request finished after the close began
- * would otherwise hold it for its whole keep-alive time (65 s).
+ * would otherwise hold it for its whole keep-alive time (65 s). So are the connections that have
+ * not sent a byte (a browser's speculative preconnect, a client that opened one and never used
+ * it), which Node counts as receiving headers until its headers timeout (66 s).
  */
 export async function closeServing(server: Server, close: () => Promise<void>): Promise<void> {
-  server.closeIdleConnections();
-  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const endIdle = () => {
+    server.closeIdleConnections();
+    for (const socket of connections.get(server) ?? []) if (socket.bytesRead === 0) socket.destroy();
+  };
+  endIdle();
+  const sweep = setInterval(endIdle, 100);
   try {
     await close();
   } finally {
