@@ -249,7 +249,8 @@ describeRedis('three instances behind a balancer over one Postgres and one Redis
       const summaries = await instances.db.query<{ since: Date; until: Date }>(`SELECT since, until FROM "${schema}".project_summaries WHERE project_id = $1 ORDER BY until`, [p]);
       expect(summaries.length).toBeGreaterThanOrEqual(3);
       expect(summaries.length).toBeLessThanOrEqual(Math.floor(elapsed / 900) + 1);
-      for (let i = 1; i < summaries.length; i++) expect(summaries[i].since.getTime()).toBe(summaries[i - 1].until.getTime());
+      // Windows follow one another without overlap (a cycle with nothing to digest writes none, so one may be skipped).
+      for (let i = 1; i < summaries.length; i++) expect(summaries[i].since.getTime()).toBeGreaterThanOrEqual(summaries[i - 1].until.getTime());
     } finally {
       for (const socket of sockets) socket.ws.close();
     }
