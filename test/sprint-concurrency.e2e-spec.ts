@@ -66,7 +66,9 @@ describe.each(eachBackend())('concurrent sprint item creates on %s', (_name, bac
 
   test('100 creates of one title without force: each is 201 or 409 with a detail, never a 5xx', async () => {
     const projectId = await api.project('Concurrent Unforced');
-    const results = await Promise.all(Array.from({ length: 100 }, () => run.http.post(`/projects/${projectId}/sprint-items`, { title: 'Rotate the signing keys', version: 'v1' })));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => run.http.sendRetrying('POST', `/projects/${projectId}/sprint-items`, { title: 'Rotate the signing keys', version: 'v1' })),
+    );
     const odd = results.filter((r) => r.status !== 201 && !(r.status === 409 && typeof r.body.detail === 'string'));
     expect(odd.map((r) => `${r.status} ${r.text}`)).toEqual([]);
     const created = results.filter((r) => r.status === 201).length;
@@ -78,7 +80,7 @@ describe.each(eachBackend())('concurrent sprint item creates on %s', (_name, bac
     const projectId = await api.project('Concurrent Batch');
     const results = await Promise.all(
       Array.from({ length: 100 }, () =>
-        run.http.post(`/projects/${projectId}/sprint-batch`, {
+        run.http.sendRetrying('POST', `/projects/${projectId}/sprint-batch`, {
           op: 'create',
           items: [
             { title: 'Rotate the signing keys', version: 'v1', force: true },
