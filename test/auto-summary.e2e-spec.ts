@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bindParams, sqlTimestamp, TenantDb } from '../libs/tenancy';
 import { Clock } from '../src/common/clock';
-import { AutoSummarySweeper } from '../src/modules/time/auto-summary.sweeper';
+import { AutoSummarySweeper, SETTLE_MS } from '../src/modules/time/auto-summary.sweeper';
 import { eachBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { Instances, startInstances } from './support/instances';
@@ -9,9 +9,6 @@ import { createProject } from './support/projects';
 import { describePostgres } from './support/suites';
 import { inTenantDb } from './support/tenant-db';
 import { sleep } from './support/wait';
-
-/** How long before a cycle its window ends, with the default interval of 600 s. */
-const SETTLE_MS = 30_000;
 
 describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -37,16 +34,21 @@ describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
     await run.http.post(`/projects/${p}/decisions-pinned`, { title: 'Parse with a PEG', body: '' });
 
     const sweeper = run.testApp.app.get(AutoSummarySweeper);
+    /** Runs `work` with Baton's clock reading `at`. */
+    const at = async <T>(time: number, work: () => Promise<T>): Promise<T> => {
+      const clock = jest.spyOn(run.testApp.app.get(Clock), 'now').mockImplementation(() => new Date(time));
+      try {
+        return await work();
+      } finally {
+        clock.mockRestore();
+      }
+    };
     // A cycle's window ends 30 s before it runs: this one runs 31 s from now, so the window ends just after the writes above.
     const cycleAt = Date.now() + SETTLE_MS + 1_000;
-    const clock = jest.spyOn(run.testApp.app.get(Clock), 'now').mockImplementation(() => new Date(cycleAt));
-    try {
-      // The default interval is 600 s: this first cycle covers 600 s, the next one is not due yet.
-      expect(await sweeper.runOnce()).toBeGreaterThanOrEqual(1);
-      expect(await sweeper.runOnce()).toBe(0);
-    } finally {
-      clock.mockRestore();
-    }
+    // The default interval is 600 s: this first cycle covers 600 s, the next one is not due yet.
+    const [first, again] = await at(cycleAt, async () => [await sweeper.runOnce(), await sweeper.runOnce()]);
+    expect(first).toBeGreaterThanOrEqual(1);
+    expect(again).toBe(0);
     const summary = (await run.http.get(`/projects/${p}/stats`)).body.latest_summary;
     expect(summary.body.split('\n')).toEqual([
       expect.stringMatching(/^Since .*: 1 tasks done, 1 sprint items moved, 1 decisions pinned, 1 sessions started\.$/),
@@ -62,20 +64,11 @@ describe.each(eachBackend())('the auto-summary on %s', (_name, backend) => {
     // A write stamped 10 s before that cycle ran but committed after it had read (here: a task
     // whose stamp is set back after the cycle) is digested by the next cycle, not lost between two.
     const late = (await run.http.post('/tasks', { project_id: p, session_id: s, description: 'Committed late' })).body.id;
+    const dialect = run.testApp.app.get(TenantDb).dialect;
     await inTenantDb(run.testApp, run.token, (m) =>
-      m.query(
-        ...bindParams(run.testApp.app.get(TenantDb).dialect, 'UPDATE tasks SET updated_at = $1 WHERE id = $2', [
-          sqlTimestamp(run.testApp.app.get(TenantDb).dialect, new Date(cycleAt - 10_000)),
-          late,
-        ]),
-      ),
+      m.query(...bindParams(dialect, 'UPDATE tasks SET updated_at = $1 WHERE id = $2', [sqlTimestamp(dialect, new Date(cycleAt - 10_000)), late])),
     );
-    const next = jest.spyOn(run.testApp.app.get(Clock), 'now').mockImplementation(() => new Date(cycleAt + 600_000));
-    try {
-      expect(await sweeper.runOnce()).toBe(1);
-    } finally {
-      next.mockRestore();
-    }
+    expect(await at(cycleAt + 600_000, () => sweeper.runOnce())).toBe(1);
     const second = (await run.http.get(`/projects/${p}/stats`)).body.latest_summary;
     expect(second.since).toBe(summary.until);
     expect(second.body.split('\n')).toEqual([expect.stringMatching(/: 1 tasks done, 0 sprint items moved, 0 decisions pinned, 0 sessions started\.$/), '- done: Committed late']);

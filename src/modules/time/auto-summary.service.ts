@@ -36,7 +36,7 @@ export class AutoSummaryService {
    * before `now`, and `job_runs.last_run_at` keeps where the last window ended: a write stamped
    * before the cycle read but committed after it is then digested by the next cycle, not by none.
    */
-  async runCycle(now: Date, intervalMs: number, slackMs: number, settleMs = 0): Promise<number | null> {
+  async runCycle(now: Date, intervalMs: number, slackMs: number, settleMs: number): Promise<number | null> {
     const dialect = this.db.dialect;
     const q = (m: EntityManager, sql: string, params: unknown[]) => m.query(...bindParams(dialect, sql, params)) as Promise<Record<string, unknown>[]>;
     const until = new Date(now.getTime() - settleMs);

@@ -11,7 +11,7 @@ import { AutoSummaryService } from './auto-summary.service';
  * How long before a cycle its window ends (half the interval when that is shorter): longer than
  * any write takes from stamping its rows to committing them.
  */
-const SETTLE_MS = 30_000;
+export const SETTLE_MS = 30_000;
 
 /**
  * Every SERVICE_AUTO_SUMMARY_INTERVAL seconds, the auto-summary cycle of every tenant. Several
