@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { EntityManager } from 'typeorm';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { TestDatabase } from './support/pg-database';
 import { timed } from './support/stats';
@@ -52,6 +53,20 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
     expect(write.ms).toBeLessThan(500);
     expect(read.ms).toBeLessThan(500);
     await Promise.all(slow); // the busy tenant's work all ran, in turns
+  });
+
+  test("a request waits for its place in its tenant's line as long as its deadline allows, longer than the pool's connect wait, and is served", async () => {
+    // The share held for 6 s by transactions of short statements (each under the 1 s statement timeout).
+    const hold = async (m: EntityManager) => {
+      for (let i = 0; i < 12; i++) await m.query('SELECT pg_sleep(0.5)');
+    };
+    const holders = Array.from({ length: POOL / 2 }, () => inTenantDb(testApp, a.token, hold));
+    await waitUntil(async () => (await sleepers()) === POOL / 2, 5000, 'the busy tenant to fill its share');
+    const write = await timed(() => a.http.post('/projects', { name: 'Served after the line' }));
+    await Promise.all(holders);
+    expect(write.result.status).toBe(201);
+    expect(write.ms).toBeGreaterThan(5000); // longer than work outside a request waits (the pool's 5 s connect timeout)
+    expect((await a.http.get('/projects')).body.map((p: { name: string }) => p.name)).toContain('Served after the line');
   });
 
   test("a tenant's slow reads stay on its share of the read connections", async () => {

@@ -4,7 +4,9 @@ import { TestDatabase } from './support/pg-database';
 import { timed } from './support/stats';
 import { describePostgres } from './support/suites';
 import { tenantClient, TenantClient } from './support/tenant-client';
+import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
+import { waitUntil } from './support/wait';
 
 /**
  * Every request has a deadline (SERVICE_REQUEST_TIMEOUT_S): its database work is
@@ -12,6 +14,7 @@ import { hostedEnv, startApp, TestApp } from './support/test-app';
  * wait to it instead of being cut.
  */
 describePostgres('request deadlines', () => {
+  const POOL = 4;
   let db: TestDatabase;
   let testApp: TestApp;
   let a: TenantClient;
@@ -21,7 +24,9 @@ describePostgres('request deadlines', () => {
   beforeAll(async () => {
     db = await TestDatabase.create();
     // The statement timeout is longer than the deadline: the deadline must win.
-    testApp = await startApp(hostedEnv(db.url, { SERVICE_REQUEST_TIMEOUT_S: '2', SERVICE_DB_STATEMENT_TIMEOUT_S: '30' }));
+    testApp = await startApp(
+      hostedEnv(db.url, { SERVICE_REQUEST_TIMEOUT_S: '2', SERVICE_DB_STATEMENT_TIMEOUT_S: '30', SERVICE_DB_POOL_SIZE: String(POOL), SERVICE_DB_TENANT_SHARE: '50' }),
+    );
     a = await tenantClient(testApp, 'Tenant A');
     schema = (await testApp.app.get(TenantResolver).resolve(`Bearer ${a.token}`)).schema as string;
     admin = new Client({ connectionString: db.url });
@@ -32,6 +37,12 @@ describePostgres('request deadlines', () => {
     await testApp?.close();
     await db?.drop();
   });
+
+  /** Backends of the app running pg_sleep now. */
+  async function sleepers(): Promise<number> {
+    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()");
+    return rows[0].n;
+  }
 
   test('a read and a write held up by a lock answer 503 with Retry-After by the deadline, and nothing is written', async () => {
     await admin.query('BEGIN');
@@ -55,6 +66,26 @@ describePostgres('request deadlines', () => {
     expect(after.body.map((p: { name: string }) => p.name)).not.toContain('Too late');
     const { rows } = await admin.query(`SELECT count(*)::int AS n FROM "${schema}".projects WHERE name = 'Too late'`);
     expect(rows[0].n).toBe(0);
+  });
+
+  test("a write that waits behind its workspace's stuck work answers 503 DATABASE_BUSY by the deadline, writes nothing, and is no outage", async () => {
+    // The workspace's whole share of the pool (half of it) held by statements far longer than the deadline.
+    const logged = testApp.logs.length;
+    const stuck = Array.from({ length: POOL / 2 }, () => inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(3)')));
+    await waitUntil(async () => (await sleepers()) === POOL / 2, 5000, "the workspace's share to be taken");
+    try {
+      const { result, ms } = await timed(() => a.http.post('/projects', { name: 'Waited in line' }));
+      expect(result.status).toBe(503);
+      expect(result.body).toEqual({ detail: 'the database is busy with other work right now; try again in a few seconds', code: 'DATABASE_BUSY', retryable: true });
+      expect(result.headers.get('retry-after')).toBe('2');
+      expect(ms).toBeGreaterThan(1500); // it waited for its turn until close to its 2 s deadline
+      expect(ms).toBeLessThan(2900); // and did not outlast the stuck statements
+    } finally {
+      await Promise.all(stuck);
+    }
+    expect((await a.http.get('/projects')).body.map((p: { name: string }) => p.name)).not.toContain('Waited in line');
+    // A busy workspace is not a database that went away: no outage was logged.
+    expect(testApp.logs.slice(logged).filter((line) => line.includes('database unavailable'))).toEqual([]);
   });
 
   test('a long-poll waits longer than the deadline and answers normally', async () => {

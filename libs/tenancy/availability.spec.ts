@@ -1,4 +1,5 @@
-import { Availability, AvailabilityChange, isDatabaseUnavailable } from './availability';
+import { Availability, AvailabilityChange, isDatabaseBusy, isDatabaseUnavailable } from './availability';
+import { DatabaseBusyError } from './tenant-share';
 
 describe('isDatabaseUnavailable', () => {
   test.each([
@@ -25,6 +26,23 @@ describe('isDatabaseUnavailable', () => {
   ])('%s is not', (_what, error) => expect(isDatabaseUnavailable(error)).toBe(false));
 });
 
+describe('isDatabaseBusy', () => {
+  test.each([
+    ["a workspace's share of the pool taken for the whole wait", new DatabaseBusyError(5000)],
+    ["SQLite's file locked past its busy timeout", { driverError: { code: 'SQLITE_BUSY', message: 'database is locked' } }],
+  ])('%s is busy, and may be tried again', (_what, error) => {
+    expect(isDatabaseBusy(error)).toBe(true);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  test.each([
+    ['a refused connection', { code: 'ECONNREFUSED' }],
+    ['a statement timeout (57014)', { driverError: { code: '57014' } }],
+    ['no pool connection in time', new Error('timeout exceeded when trying to connect')],
+    ['a unique violation', { driverError: { code: '23505' } }],
+  ])('%s is not', (_what, error) => expect(isDatabaseBusy(error)).toBe(false));
+});
+
 describe('Availability', () => {
   test('an outage is reported once when found and once when over, with the failures it caused', async () => {
     const changes: AvailabilityChange[] = [];
@@ -41,5 +59,13 @@ describe('Availability', () => {
     expect(changes).toHaveLength(2);
     expect(changes[1]).toMatchObject({ state: 'up', database: 'shared', failures: 20 });
     expect(availability.isDown('shared')).toBe(false);
+  });
+
+  test('a busy database is no outage: nothing is reported and it is not marked down', async () => {
+    const changes: AvailabilityChange[] = [];
+    const availability = new Availability((change) => changes.push(change));
+    for (let i = 0; i < 5; i++) await availability.watch('tenant-1', Promise.reject(new DatabaseBusyError(4000))).catch(() => undefined);
+    expect(availability.isDown('tenant-1')).toBe(false);
+    expect(changes).toEqual([]);
   });
 });

@@ -1,27 +1,44 @@
 /** SQLSTATEs of a database that is down, going down, starting, full, or took too long. */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '53300', '53000']);
 /** Socket errors on the way to the database. */
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'DATABASE_BUSY', 'SQLITE_BUSY']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/**
+ * A database that answers but has no room for the work now: the tenant's share of the pool stayed
+ * taken for as long as the work could wait (`DatabaseBusyError`), or another writer held SQLite's
+ * file past its busy timeout.
+ */
+const BUSY_CODES = new Set(['DATABASE_BUSY', 'SQLITE_BUSY']);
 /** TypeORM's word for a transaction whose connection died under it (the runner let it go on the connection's error). */
 const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 /** What pg, its pool and TypeORM say when the connection is gone or was never had. */
 const UNAVAILABLE_MESSAGES =
   /^(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|Query runner already released)/;
 
-/**
- * True when `error` says the database could not serve the request now (refused, reset, timed out,
- * shutting down or starting up, no free connection) rather than that the request was wrong or
- * Baton has a bug: the request may be tried again as it is.
- */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** True when `error`, or an error it wraps (TypeORM's `driverError`, a `cause`), passes `test`. */
+function anyCause(error: unknown, test: (fields: { code?: unknown; message?: unknown; name?: unknown }) => boolean): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    const { code, message, name } = current as { code?: unknown; message?: unknown; name?: unknown };
-    if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
-    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    if (test(current as { code?: unknown; message?: unknown; name?: unknown })) return true;
     current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** True when `error` says the database is up but too busy to take the work now (see `BUSY_CODES`). */
+export function isDatabaseBusy(error: unknown): boolean {
+  return anyCause(error, ({ code }) => typeof code === 'string' && BUSY_CODES.has(code));
+}
+
+/**
+ * True when `error` says the database could not serve the request now (refused, reset, timed out,
+ * shutting down or starting up, no free connection, busy) rather than that the request was wrong
+ * or Baton has a bug: the request may be tried again as it is.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyCause(error, ({ code, message, name }) => {
+    if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
+    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || BUSY_CODES.has(code))) return true;
+    return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+  });
 }
 
 /** A change in whether a database answers: reported once when it stops, once when it is back. */
@@ -46,7 +63,8 @@ export class Availability {
         return value;
       },
       (error: unknown) => {
-        if (isDatabaseUnavailable(error)) this.failed(database, error);
+        // A busy database is up: its work waited its turn too long, which is no outage to report.
+        if (isDatabaseUnavailable(error) && !isDatabaseBusy(error)) this.failed(database, error);
         throw error;
       },
     );

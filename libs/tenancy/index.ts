@@ -1,4 +1,4 @@
-export { Availability, type AvailabilityChange, isDatabaseUnavailable } from './availability';
+export { Availability, type AvailabilityChange, isDatabaseBusy, isDatabaseUnavailable } from './availability';
 export { ByodbPools } from './byodb-pools';
 export { latestMigrationName, type MigrationClass, runMigrations } from './migration-runner';
 export { type SealingKey, SecretBox } from './secret-box';

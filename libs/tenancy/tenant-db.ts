@@ -38,7 +38,7 @@ export interface TenantDbLimits {
   queryTimeoutMs: number;
   /** The percentage of a pool's connections one tenant's work may hold at once. */
   tenantSharePercent: number;
-  /** How long work waits for a place in its tenant's share before it fails (`DatabaseBusyError`). */
+  /** How long work outside a request waits for a place in its tenant's share before it fails (`DatabaseBusyError`); a request's work waits until its deadline. */
   shareWaitMs: number;
   /**
    * Whether reads and named `writeStatement`s are named prepared statements, parsed once per
@@ -169,18 +169,24 @@ export class TenantDb {
     });
   }
 
-  /** Runs `use` with `tenant`'s pool and the bounds of now, within its share of the shared pool. */
+  /**
+   * Runs `use` with `tenant`'s pool within its share of the shared pool, and the bounds of the
+   * moment it gets its place (a wait in the tenant's line shortens what a request has left).
+   */
   private async onTenantPool<T>(tenant: TenantContext, use: (source: DataSource, bounds: Bounds) => Promise<T>): Promise<T> {
     const source = await this.sourceOf(tenant);
     const bounds = this.boundsNow();
     if (tenant.byodbUrlEncrypted) return use(source, bounds);
-    return this.shareOf(source).run(tenant.tenantId, () => use(source, bounds), bounds.waitMs);
+    return this.shareOf(source).run(tenant.tenantId, () => use(source, this.boundsNow()), bounds.waitMs);
   }
 
   /**
    * The configured bounds, shortened to end by the running request's deadline: a statement gets
    * what is left (the server's timeout a little before the client's, as configured), and work
-   * that would start with nothing left is refused (`DeadlinePassedError`).
+   * that would start with nothing left is refused (`DeadlinePassedError`). Work of a request waits
+   * for a place in its tenant's share as long as the deadline leaves room for a statement after
+   * it, since the request would answer 503 at the deadline anyway; work outside a request (sweeps,
+   * jobs) waits `shareWaitMs`.
    */
   private boundsNow(): Bounds {
     const { statementTimeoutMs, queryTimeoutMs, shareWaitMs } = this.limits;
@@ -188,9 +194,10 @@ export class TenantDb {
     if (deadline === undefined || !queryTimeoutMs) return { statementMs: statementTimeoutMs, queryMs: queryTimeoutMs, waitMs: shareWaitMs };
     const left = deadline - Date.now();
     if (left < MIN_STATEMENT_MS) throw new DeadlinePassedError();
-    if (left >= queryTimeoutMs) return { statementMs: statementTimeoutMs, queryMs: queryTimeoutMs, waitMs: Math.min(shareWaitMs, left) };
+    const waitMs = left - MIN_STATEMENT_MS;
+    if (left >= queryTimeoutMs) return { statementMs: statementTimeoutMs, queryMs: queryTimeoutMs, waitMs };
     const grace = queryTimeoutMs - statementTimeoutMs;
-    return { statementMs: Math.max(left - grace, Math.floor(left / 2)), queryMs: left, waitMs: Math.min(shareWaitMs, left) };
+    return { statementMs: Math.max(left - grace, Math.floor(left / 2)), queryMs: left, waitMs };
   }
 
   /** A BYODB tenant's pool; one the outbound guard refuses to open is `OwnDatabaseRefusedError`. */

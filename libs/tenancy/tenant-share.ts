@@ -42,8 +42,8 @@ interface Share {
  * at once. The rest wait in the tenant's own line, first come first served, not
  * in the pool's, so a tenant whose work is slow or stuck (long waits, slow
  * statements, a frozen database) ties up its share and no more: the other
- * tenants' work still finds connections. A wait longer than `maxWaitMs` fails
- * with `DatabaseBusyError`.
+ * tenants' work still finds connections. A wait longer than allowed (the
+ * caller's bound, else `maxWaitMs`) fails with `DatabaseBusyError`.
  */
 export class TenantShare {
   private readonly shares = new Map<string, Share>();
@@ -53,11 +53,11 @@ export class TenantShare {
     private readonly maxWaitMs: number,
   ) {}
 
-  /** Runs `work` in `tenant`'s share, waiting for a place at most `maxWaitMs` (default: the share's own limit). */
+  /** Runs `work` in `tenant`'s share, waiting for a place at most `maxWaitMs` (default: the share's own). */
   async run<T>(tenant: string, work: () => Promise<T>, maxWaitMs = this.maxWaitMs): Promise<T> {
     let share = this.shares.get(tenant);
     if (!share) this.shares.set(tenant, (share = { active: 0, waiting: [] }));
-    if (share.active >= this.limit) await this.wait(share, Math.min(maxWaitMs, this.maxWaitMs));
+    if (share.active >= this.limit) await this.wait(share, maxWaitMs);
     else share.active++;
     try {
       return await work();

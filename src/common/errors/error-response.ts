@@ -1,7 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
 import { randomUUID } from 'node:crypto';
-import { isDatabaseUnavailable, OwnDatabaseRefusedError, TenantMovingError, UnknownTenantServerError } from '../../../libs/tenancy';
+import { isDatabaseBusy, isDatabaseUnavailable, OwnDatabaseRefusedError, TenantMovingError, UnknownTenantServerError } from '../../../libs/tenancy';
 import { DomainError } from './domain-error';
 
 export interface ErrorResponse {
@@ -89,6 +89,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     return {
       status: 503,
       body: { detail: 'the write met a concurrent one and was undone; try again', code: 'DATABASE_CONFLICT', retryable: true },
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    };
+  }
+  // Up, but this workspace's connections (or SQLite's file) stayed taken for as long as the request could wait.
+  if (isDatabaseBusy(error)) {
+    return {
+      status: 503,
+      body: { detail: 'the database is busy with other work right now; try again in a few seconds', code: 'DATABASE_BUSY', retryable: true },
       headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
     };
   }
