@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type AddressInfo, Socket } from 'node:net';
+import { type AddressInfo, createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { CallHandler, Controller, ExecutionContext, Get, Module, NestInterceptor, Post, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -22,6 +22,7 @@ import type { TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolResultSchema, GetTaskPayloadRequestSchema, RELATED_TASK_META_KEY, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../libs/tenancy/availability';
 import { ScopedRead } from '../libs/tenancy/scoped-read';
 import { interceptWriteRoutes } from '../src/common/http/write-route-interceptor';
 import { classTransformerMetadata } from '../src/common/validation/class-transformer-storage';
@@ -268,6 +269,34 @@ class Thing {
   @Column('text')
   label!: string;
 }
+
+describe("pg's pool errors (libs/tenancy/availability.ts)", () => {
+  test('a checkout queued behind a full pool is told apart from a connection that could not be opened in time', async () => {
+    await contractAsync('pg', "pg-pool says 'timeout exceeded when trying to connect' only of a checkout that waited behind connections in use", async () => {
+      const full = new Pool({ connectionString: PG_ADMIN_URL, max: 1, connectionTimeoutMillis: 200 });
+      const held = await full.connect();
+      try {
+        const queued = await full.connect().catch((error: unknown) => error);
+        expect(isDatabaseBusy(queued)).toBe(true);
+      } finally {
+        held.release();
+        await full.end();
+      }
+      // A server that takes the connection and never answers: the client's own connect timeout.
+      const silent = createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const unanswered = new Pool({ host: '127.0.0.1', port: (silent.address() as AddressInfo).port, user: 'baton', max: 1, connectionTimeoutMillis: 200 });
+      try {
+        const failed = await unanswered.connect().catch((error: unknown) => error);
+        expect(isDatabaseBusy(failed)).toBe(false);
+        expect(isDatabaseUnavailable(failed)).toBe(true);
+      } finally {
+        await unanswered.end();
+        silent.close();
+      }
+    });
+  });
+});
 
 describe('TypeORM internals (libs/tenancy/tenant-db.ts)', () => {
   let source: DataSource;

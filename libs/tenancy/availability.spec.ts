@@ -30,6 +30,7 @@ describe('isDatabaseBusy', () => {
   test.each([
     ["a workspace's share of the pool taken for the whole wait", new DatabaseBusyError(5000)],
     ["SQLite's file locked past its busy timeout", { driverError: { code: 'SQLITE_BUSY', message: 'database is locked' } }],
+    ["pg's pool full for its whole connect timeout", new Error('timeout exceeded when trying to connect')],
   ])('%s is busy, and may be tried again', (_what, error) => {
     expect(isDatabaseBusy(error)).toBe(true);
     expect(isDatabaseUnavailable(error)).toBe(true);
@@ -38,7 +39,7 @@ describe('isDatabaseBusy', () => {
   test.each([
     ['a refused connection', { code: 'ECONNREFUSED' }],
     ['a statement timeout (57014)', { driverError: { code: '57014' } }],
-    ['no pool connection in time', new Error('timeout exceeded when trying to connect')],
+    ['a connection that could not be opened in time', new Error('Connection terminated due to connection timeout')],
     ['a unique violation', { driverError: { code: '23505' } }],
   ])('%s is not', (_what, error) => expect(isDatabaseBusy(error)).toBe(false));
 });

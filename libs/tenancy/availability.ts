@@ -8,11 +8,17 @@ const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '
  * file past its busy timeout.
  */
 const BUSY_CODES = new Set(['DATABASE_BUSY', 'SQLITE_BUSY']);
+/**
+ * pg's pool, full, gave no connection back within its connect timeout. It says this only of a
+ * checkout that queued behind connections in use (a connection it could not open says
+ * "Connection terminated due to connection timeout"), so the pool's connections were all busy.
+ */
+const POOL_FULL_MESSAGE = 'timeout exceeded when trying to connect';
 /** TypeORM's word for a transaction whose connection died under it (the runner let it go on the connection's error). */
 const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 /** What pg, its pool and TypeORM say when the connection is gone or was never had. */
 const UNAVAILABLE_MESSAGES =
-  /^(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|Query runner already released)/;
+  /^(Query read timeout|Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|Query runner already released)/;
 
 /** True when `error`, or an error it wraps (TypeORM's `driverError`, a `cause`), passes `test`. */
 function anyCause(error: unknown, test: (fields: { code?: unknown; message?: unknown; name?: unknown }) => boolean): boolean {
@@ -23,9 +29,9 @@ function anyCause(error: unknown, test: (fields: { code?: unknown; message?: unk
   return false;
 }
 
-/** True when `error` says the database is up but too busy to take the work now (see `BUSY_CODES`). */
+/** True when `error` says the database is up but too busy to take the work now (`BUSY_CODES`, `POOL_FULL_MESSAGE`). */
 export function isDatabaseBusy(error: unknown): boolean {
-  return anyCause(error, ({ code }) => typeof code === 'string' && BUSY_CODES.has(code));
+  return anyCause(error, ({ code, message }) => (typeof code === 'string' && BUSY_CODES.has(code)) || message === POOL_FULL_MESSAGE);
 }
 
 /**
@@ -34,9 +40,10 @@ export function isDatabaseBusy(error: unknown): boolean {
  * or Baton has a bug: the request may be tried again as it is.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isDatabaseBusy(error)) return true;
   return anyCause(error, ({ code, message, name }) => {
     if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
-    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || BUSY_CODES.has(code))) return true;
+    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
     return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
   });
 }
