@@ -8,6 +8,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runWithTenant, TenantDb } from '../libs/tenancy';
+import { McpSessionStore } from '../src/mcp/sessions/mcp-session-store';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcpSession } from './support/mcp-client';
@@ -192,6 +195,28 @@ describe.each(eachBackend())('MCP sessions on %s', (_name, backend) => {
     await Promise.all(Array.from({ length: 20 }, (_, i) => run.http.post(`/projects/${projectId}/sprint-items`, { title: `Concurrent ${i}`, version: 'v1' })));
     await waitUntil(() => updates.length >= 20, 10_000, 'twenty updates');
     expect(updates).toEqual(Array.from({ length: 20 }, () => uri));
+  });
+
+  test('the changes of one turn read the subscribers of a project once, and each is told only of the kinds it changed', async () => {
+    const batched = (await run.http.post('/projects', { name: 'Batched' })).body.id;
+    const sprint = await connect();
+    const goal = await connect();
+    await sprint.client.subscribeResource({ uri: `baton://projects/${batched}/sprint` });
+    await goal.client.subscribeResource({ uri: `baton://projects/${batched}/goal` });
+    await goal.client.subscribeResource({ uri: `baton://projects/${batched}/context` });
+    const store = run.testApp.app.get(McpSessionStore);
+    const reads = jest.spyOn(run.testApp.app.get(TenantDb), 'read');
+    try {
+      const tenant = await run.testApp.app.get(TenantResolver).resolve(run.token ? `Bearer ${run.token}` : undefined);
+      const asked = await runWithTenant(tenant, () =>
+        Promise.all([store.subscribersOf(batched, ['sprint', 'context']), store.subscribersOf(batched, ['goal']), store.subscribersOf(batched, ['sprint', 'context'])]),
+      );
+      expect(reads).toHaveBeenCalledTimes(1);
+      const told = asked.map((rows) => rows.map((r) => `${r.session_id === sprint.transport.sessionId ? 'sprint client' : 'goal client'} ${r.kind}`).sort());
+      expect(told).toEqual([['goal client context', 'sprint client sprint'], ['goal client goal'], ['goal client context', 'sprint client sprint']]);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   test('a subscription without a session is refused; a stateless client keeps working as before', async () => {

@@ -3,6 +3,7 @@ import type { ClientCapabilities, JSONRPCMessage, LoggingLevel } from '@modelcon
 import { In, LessThan, MoreThan } from 'typeorm';
 import { currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
+import { TurnBatches } from '../../common/lifecycle/turn-batches';
 import { PushService } from '../../modules/push/push.service';
 import { McpSessionState } from './mcp-session-context';
 import { McpElicitation, McpSessionEvent, McpSessionRow, McpSubscription } from './mcp-session.entities';
@@ -46,6 +47,8 @@ export class McpSessionStore {
   private readonly swept = new Map<string, number>();
   /** Sessions by `<tenant>|<id>`, in the order they were read. */
   private readonly cache = new Map<string, CachedSession>();
+  /** The subscribers of a project that changes made in one turn ask for: one read per tenant and project. */
+  private readonly subscriberReads = new TurnBatches<string, string, string[], McpSubscription[]>((projectId, asked) => this.readSubscribers(projectId, asked));
 
   constructor(
     private readonly db: TenantDb,
@@ -134,9 +137,17 @@ export class McpSessionStore {
     await this.db.transaction((m) => m.delete(McpSubscription, { session_id: sessionId, uri }));
   }
 
-  /** The subscriptions to resources of `kinds` of one project, in any session of the tenant. */
+  /** The subscriptions to resources of `kinds` of one project, in any session of the tenant; what changes of one turn ask is read once. */
   subscribersOf(projectId: string, kinds: string[]): Promise<McpSubscription[]> {
-    return this.db.read((m) => m.findBy(McpSubscription, { project_id: projectId, kind: In(kinds) }));
+    const key = kinds.join(',');
+    return this.subscriberReads.ask(`${currentTenant().tenantId}|${projectId}`, projectId, key, kinds).then((rows) => rows ?? []);
+  }
+
+  /** Runs in the async context of the batch's first ask (TurnBatches): the tenant whose project it reads. */
+  private async readSubscribers(projectId: string, asked: Map<string, string[]>): Promise<Map<string, McpSubscription[]>> {
+    const kinds = [...new Set([...asked.values()].flat())];
+    const rows = await this.db.read((m) => m.findBy(McpSubscription, { project_id: projectId, kind: In(kinds) }));
+    return new Map([...asked].map(([key, wanted]) => [key, rows.filter((row) => wanted.includes(row.kind))]));
   }
 
   async addElicitation(sessionId: string, requestId: string, hitlId: string): Promise<void> {
