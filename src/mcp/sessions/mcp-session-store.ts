@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ClientCapabilities, JSONRPCMessage, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { In, LessThan, MoreThan } from 'typeorm';
-import { currentTenant, TenantDb } from '../../../libs/tenancy';
+import { bindParams, currentTenant, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { TurnBatches } from '../../common/lifecycle/turn-batches';
 import { PushService } from '../../modules/push/push.service';
@@ -33,6 +33,9 @@ interface CachedSession {
 
 export const sessionTopic = (sessionId: string) => `mcp-session:${sessionId}`;
 
+/** A session subscribed to a resource of a project. */
+export type Subscriber = Pick<McpSubscription, 'session_id' | 'uri' | 'kind'>;
+
 /**
  * Where MCP sessions live: the tenant's own database, so that every instance
  * reaches them (SQLite self-hosted, the tenant's schema hosted). A message for
@@ -48,7 +51,7 @@ export class McpSessionStore {
   /** Sessions by `<tenant>|<id>`, in the order they were read. */
   private readonly cache = new Map<string, CachedSession>();
   /** The subscribers of a project that changes made in one turn ask for: one read per tenant and project. */
-  private readonly subscriberReads = new TurnBatches<string, string, string[], McpSubscription[]>((projectId, asked) => this.readSubscribers(projectId, asked));
+  private readonly subscriberReads = new TurnBatches<string, string, string[], Subscriber[]>((projectId, asked) => this.readSubscribers(projectId, asked));
 
   constructor(
     private readonly db: TenantDb,
@@ -138,15 +141,23 @@ export class McpSessionStore {
   }
 
   /** The subscriptions to resources of `kinds` of one project, in any session of the tenant; what changes of one turn ask is read once. */
-  subscribersOf(projectId: string, kinds: string[]): Promise<McpSubscription[]> {
+  subscribersOf(projectId: string, kinds: string[]): Promise<Subscriber[]> {
     const key = kinds.join(',');
     return this.subscriberReads.ask(`${currentTenant().tenantId}|${projectId}`, projectId, key, kinds).then((rows) => rows ?? []);
   }
 
-  /** Runs in the async context of the batch's first ask (TurnBatches): the tenant whose project it reads. */
-  private async readSubscribers(projectId: string, asked: Map<string, string[]>): Promise<Map<string, McpSubscription[]>> {
+  /**
+   * Runs in the async context of the batch's first ask (TurnBatches): the tenant whose project it
+   * reads. Plain SQL: every change of every workspace comes through here.
+   */
+  private async readSubscribers(projectId: string, asked: Map<string, string[]>): Promise<Map<string, Subscriber[]>> {
     const kinds = [...new Set([...asked.values()].flat())];
-    const rows = await this.db.read((m) => m.findBy(McpSubscription, { project_id: projectId, kind: In(kinds) }));
+    const [text, values] = bindParams(
+      this.db.dialect,
+      `SELECT session_id, uri, kind FROM mcp_subscriptions WHERE project_id = $1 AND kind IN (${kinds.map((_, i) => `$${i + 2}`).join(', ')})`,
+      [projectId, ...kinds],
+    );
+    const rows: Subscriber[] = await this.db.read((m) => m.query(text, values));
     return new Map([...asked].map(([key, wanted]) => [key, rows.filter((row) => wanted.includes(row.kind))]));
   }
 
