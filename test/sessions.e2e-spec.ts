@@ -47,11 +47,17 @@ describe.each(eachBackend())('sessions and file locks on %s', (_name, backend) =
 
   test('heartbeat answers {ok: true} while active, {ok: false} once closed, 404 for an unknown id', async () => {
     const s = await register();
+    const lastSeen = () => inTenantDb(run.testApp, run.token, async (m) => (await m.findOneByOrFail(Session, { id: s.id })).last_seen.getTime());
+    const anHourAgo = new Date(Date.now() - 3600 * 1000);
+    await inTenantDb(run.testApp, run.token, (m) => m.update(Session, { id: s.id }, { last_seen: anHourAgo }));
     expect((await run.http.post(`/sessions/${s.id}/heartbeat`)).body).toEqual({ ok: true, status: 'active', notices: [] });
+    expect(await lastSeen()).toBeGreaterThan(Date.now() - 60 * 1000); // the beat is stored
     const closed = await run.http.post(`/sessions/${s.id}/close`);
     expect(closed.status).toBe(200);
     expect(closed.body).toMatchObject({ closed_now: true, session: { id: s.id, status: 'closed', close_reason: 'closed' } });
+    await inTenantDb(run.testApp, run.token, (m) => m.update(Session, { id: s.id }, { last_seen: anHourAgo }));
     expect((await run.http.post(`/sessions/${s.id}/heartbeat`)).body).toEqual({ ok: false, status: 'closed', notices: [] });
+    expect(await lastSeen()).toBe(anHourAgo.getTime()); // a closed session is not marked seen
     const again = await run.http.post(`/sessions/${s.id}/close`);
     expect(again.body.closed_now).toBe(false);
     expect((await run.http.post(`/sessions/${randomUUID()}/heartbeat`)).status).toBe(404);
