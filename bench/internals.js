@@ -13,7 +13,8 @@
  *   reads       GET /projects/{id}: TenantDb.read on ReadLanes/ScopedRead (pg's Query subclassed,
  *               pipelined on pool connections TypeORM's driver holds, TypeORM's query runner
  *               routed there) against a read-only transaction per request (TypeORM query runner).
- *   writes      POST /sessions/{id}/heartbeat (one UPDATE), each connection on its own session:
+ *   writes      PATCH /sessions/{id} with a state (a read and an UPDATE in one transaction), each
+ *               connection on its own session:
  *               `pipelined` (BEGIN with the scope, and the bound statement, written together on
  *               a connection put in pg's pipeline mode, through TypeORM's query runner routed
  *               there and told a transaction is open) against `separate` (the same, the
@@ -192,8 +193,8 @@ async function run({ root, args }) {
       for (let i = 0; i < opts.connections; i++) {
         sessions.push((await request('POST', `${hosted.url}/sessions/register`, { token, body: { project_id: project.id, name: `bench ${i}` }, expect: 201 })).json);
       }
-      const requests = sessions.map((s) => ({ method: 'POST', path: `/sessions/${s.id ?? s.session_id}/heartbeat` }));
-      await request('POST', `${hosted.url}${requests[0].path}`, { token });
+      const requests = sessions.map((s) => ({ method: 'PATCH', path: `/sessions/${s.id ?? s.session_id}`, body: JSON.stringify({ state: { step: 'bench' } }) }));
+      await request('PATCH', `${hosted.url}${requests[0].path}`, { token, body: { state: { step: 'bench' } } });
       results.writes = await compare({
         title: 'writes',
         url: hosted.url,
