@@ -92,11 +92,9 @@ export class SessionsService {
   /**
    * Refreshes last_seen. `ok` is false once the session is closed (its owner should start a new
    * one). `notices`: what the session lost since its last call (a lock, a claim), each told once.
-   */
-  /**
-   * Marks an active session seen. The beat is one statement, a transaction of its own (one round
-   * trip on Postgres): sessions beat often, and most beats find their session active. A beat that
-   * changes nothing reads the session to tell a closed one (ok false) from an unknown one (404).
+   * The beat is one statement, a transaction of its own (one round trip on Postgres): sessions beat
+   * often, and most beats find their session active. A beat that changes nothing reads the session
+   * to tell a closed one from an unknown one (404).
    */
   async heartbeat(id: string): Promise<{ ok: boolean; status: 'active' | 'closed'; notices: SessionNoticeView[] }> {
     const now = this.clock.now();
