@@ -20,18 +20,32 @@ const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'Quer
 const UNAVAILABLE_MESSAGES =
   /^(Query read timeout|Connection terminated|Client has encountered a connection error|Cannot use a pool after calling end|Query runner already released)/;
 
+type ErrorFields = { code?: unknown; message?: unknown; name?: unknown };
+
 /** True when `error`, or an error it wraps (TypeORM's `driverError`, a `cause`), passes `test`. */
-function anyCause(error: unknown, test: (fields: { code?: unknown; message?: unknown; name?: unknown }) => boolean): boolean {
+function anyCause(error: unknown, test: (fields: ErrorFields) => boolean): boolean {
   for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
-    if (test(current as { code?: unknown; message?: unknown; name?: unknown })) return true;
+    if (test(current as ErrorFields)) return true;
     current = (current as { driverError?: unknown; cause?: unknown }).driverError ?? (current as { cause?: unknown }).cause;
   }
   return false;
 }
 
-/** True when `error` says the database is up but too busy to take the work now (`BUSY_CODES`, `POOL_FULL_MESSAGE`). */
+/** Up, but no room for the work now (`BUSY_CODES`, `POOL_FULL_MESSAGE`). */
+function saysBusy({ code, message }: ErrorFields): boolean {
+  return (typeof code === 'string' && BUSY_CODES.has(code)) || message === POOL_FULL_MESSAGE;
+}
+
+/** Down, going down, starting, unreachable, or not answering. */
+function saysDown({ code, message, name }: ErrorFields): boolean {
+  if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}
+
+/** True when `error` says the database is up but too busy to take the work now. */
 export function isDatabaseBusy(error: unknown): boolean {
-  return anyCause(error, ({ code, message }) => (typeof code === 'string' && BUSY_CODES.has(code)) || message === POOL_FULL_MESSAGE);
+  return anyCause(error, saysBusy);
 }
 
 /**
@@ -40,12 +54,7 @@ export function isDatabaseBusy(error: unknown): boolean {
  * or Baton has a bug: the request may be tried again as it is.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (isDatabaseBusy(error)) return true;
-  return anyCause(error, ({ code, message, name }) => {
-    if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
-    if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
-    return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
-  });
+  return anyCause(error, (fields) => saysBusy(fields) || saysDown(fields));
 }
 
 /** A change in whether a database answers: reported once when it stops, once when it is back. */
@@ -71,7 +80,7 @@ export class Availability {
       },
       (error: unknown) => {
         // A busy database is up: its work waited its turn too long, which is no outage to report.
-        if (isDatabaseUnavailable(error) && !isDatabaseBusy(error)) this.failed(database, error);
+        if (!isDatabaseBusy(error) && anyCause(error, saysDown)) this.failed(database, error);
         throw error;
       },
     );
