@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { EntityManager } from 'typeorm';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { TestDatabase } from './support/pg-database';
+import { sleepingBackends, TestDatabase } from './support/pg-database';
 import { timed } from './support/stats';
 import { describePostgres } from './support/suites';
 import { tenantClient, TenantClient } from './support/tenant-client';
@@ -36,16 +36,10 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
     await db?.drop();
   });
 
-  /** Backends of the app running pg_sleep now. */
-  async function sleepers(): Promise<number> {
-    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()");
-    return rows[0].n;
-  }
-
   test('a tenant holding its share of transactions in slow statements leaves the rest of the pool to the others', async () => {
     const slow = Array.from({ length: 3 * POOL }, () => inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)')));
-    await waitUntil(async () => (await sleepers()) >= POOL / 2, 5000, 'the busy tenant to fill its share');
-    expect(await sleepers()).toBe(POOL / 2); // half the pool, however much work waits
+    await waitUntil(async () => (await sleepingBackends(admin)) >= POOL / 2, 5000, 'the busy tenant to fill its share');
+    expect(await sleepingBackends(admin)).toBe(POOL / 2); // half the pool, however much work waits
     const write = await timed(() => b.http.post('/projects', { name: 'Written meanwhile' }));
     const read = await timed(() => b.http.get('/projects'));
     expect(write.result.status).toBe(201);
@@ -61,7 +55,7 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
       for (let i = 0; i < 12; i++) await m.query('SELECT pg_sleep(0.5)');
     };
     const holders = Array.from({ length: POOL / 2 }, () => inTenantDb(testApp, a.token, hold));
-    await waitUntil(async () => (await sleepers()) === POOL / 2, 5000, 'the busy tenant to fill its share');
+    await waitUntil(async () => (await sleepingBackends(admin)) === POOL / 2, 5000, 'the busy tenant to fill its share');
     const write = await timed(() => a.http.post('/projects', { name: 'Served after the line' }));
     await Promise.all(holders);
     expect(write.result.status).toBe(201);
@@ -76,8 +70,8 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
       slow.push(inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)'), 'read'));
       await sleep(10);
     }
-    await waitUntil(async () => (await sleepers()) >= 2, 5000, 'slow reads');
-    expect(await sleepers()).toBe(2); // half of the five read lanes
+    await waitUntil(async () => (await sleepingBackends(admin)) >= 2, 5000, 'slow reads');
+    expect(await sleepingBackends(admin)).toBe(2); // half of the five read lanes
     const reads = await Promise.all(Array.from({ length: 5 }, () => timed(() => b.http.get('/projects'))));
     for (const read of reads) {
       expect(read.result.status).toBe(200);

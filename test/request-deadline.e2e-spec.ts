@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { TestDatabase } from './support/pg-database';
+import { sleepingBackends, TestDatabase } from './support/pg-database';
 import { timed } from './support/stats';
 import { describePostgres } from './support/suites';
 import { tenantClient, TenantClient } from './support/tenant-client';
@@ -38,12 +38,6 @@ describePostgres('request deadlines', () => {
     await db?.drop();
   });
 
-  /** Backends of the app running pg_sleep now. */
-  async function sleepers(): Promise<number> {
-    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()");
-    return rows[0].n;
-  }
-
   test('a read and a write held up by a lock answer 503 with Retry-After by the deadline, and nothing is written', async () => {
     await admin.query('BEGIN');
     await admin.query(`LOCK TABLE "${schema}".projects IN ACCESS EXCLUSIVE MODE`);
@@ -72,7 +66,7 @@ describePostgres('request deadlines', () => {
     // The workspace's whole share of the pool (half of it) held by statements far longer than the deadline.
     const logged = testApp.logs.length;
     const stuck = Array.from({ length: POOL / 2 }, () => inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(3)')));
-    await waitUntil(async () => (await sleepers()) === POOL / 2, 5000, "the workspace's share to be taken");
+    await waitUntil(async () => (await sleepingBackends(admin)) === POOL / 2, 5000, "the workspace's share to be taken");
     try {
       const { result, ms } = await timed(() => a.http.post('/projects', { name: 'Waited in line' }));
       expect(result.status).toBe(503);

@@ -65,6 +65,18 @@ export class TestDatabase {
   }
 }
 
+/**
+ * Backends of `client`'s database, other than its own, running `pg_sleep` now: how many of a
+ * suite's slow statements hold a connection. Other suites' databases are left out, since suites
+ * run side by side on one cluster.
+ */
+export async function sleepingBackends(client: Client): Promise<number> {
+  const { rows } = await client.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()",
+  );
+  return rows[0].n;
+}
+
 async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: PG_ADMIN_URL });
   await client.connect();
