@@ -14,6 +14,13 @@ import { sleep, waitUntil } from './support/wait';
  * the connections (SERVICE_DB_TENANT_SHARE) and no more, and no statement of tenant
  * work runs longer than SERVICE_DB_STATEMENT_TIMEOUT_S.
  */
+/** `work`, and how many of it have settled so far. */
+function counted(work: Promise<unknown>[]): { all: Promise<unknown[]>; done: () => number } {
+  let settled = 0;
+  const all = Promise.all(work.map((w) => w.finally(() => settled++)));
+  return { all, done: () => settled };
+}
+
 describePostgres('fair share of the shared pool, and the statement timeout', () => {
   const POOL = 10;
   let db: TestDatabase;
@@ -37,16 +44,17 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
   });
 
   test('a tenant holding its share of transactions in slow statements leaves the rest of the pool to the others', async () => {
-    const slow = Array.from({ length: 3 * POOL }, () => inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)')));
+    const slow = counted(Array.from({ length: 3 * POOL }, () => inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)'))));
     await waitUntil(async () => (await sleepingBackends(admin)) >= POOL / 2, 5000, 'the busy tenant to fill its share');
     expect(await sleepingBackends(admin)).toBe(POOL / 2); // half the pool, however much work waits
-    const write = await timed(() => b.http.post('/projects', { name: 'Written meanwhile' }));
-    const read = await timed(() => b.http.get('/projects'));
-    expect(write.result.status).toBe(201);
-    expect(read.result.status).toBe(200);
-    expect(write.ms).toBeLessThan(500);
-    expect(read.ms).toBeLessThan(500);
-    await Promise.all(slow); // the busy tenant's work all ran, in turns
+    const write = await b.http.post('/projects', { name: 'Written meanwhile' });
+    const read = await b.http.get('/projects');
+    expect(write.status).toBe(201);
+    expect(read.status).toBe(200);
+    // Served beside the busy tenant's first turns, not behind its line: without the share the
+    // quiet tenant would wait in the pool's queue behind 20 of them (the first turn holds 5).
+    expect(slow.done()).toBeLessThan(POOL);
+    await slow.all; // the busy tenant's work all ran, in turns
   });
 
   test("a request waits for its place in its tenant's line as long as its deadline allows, longer than the pool's connect wait, and is served", async () => {
@@ -65,19 +73,21 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
 
   test("a tenant's slow reads stay on its share of the read connections", async () => {
     // Sent one by one, so that each looks for the least busy lane (statements of one turn share one).
-    const slow: Promise<unknown>[] = [];
+    const sent: Promise<unknown>[] = [];
     for (let i = 0; i < 10; i++) {
-      slow.push(inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)'), 'read'));
+      sent.push(inTenantDb(testApp, a.token, (m) => m.query('SELECT pg_sleep(0.9)'), 'read'));
       await sleep(10);
     }
+    const slow = counted(sent);
     await waitUntil(async () => (await sleepingBackends(admin)) >= 2, 5000, 'slow reads');
     expect(await sleepingBackends(admin)).toBe(2); // half of the five read lanes
-    const reads = await Promise.all(Array.from({ length: 5 }, () => timed(() => b.http.get('/projects'))));
-    for (const read of reads) {
-      expect(read.result.status).toBe(200);
-      expect(read.ms).toBeLessThan(500);
-    }
-    await Promise.all(slow);
+    const reads = await Promise.all(Array.from({ length: 5 }, () => b.http.get('/projects')));
+    for (const read of reads) expect(read.status).toBe(200);
+    // Five slow reads queue on each of the busy tenant's two lanes: a read sent behind them would
+    // be answered after at least five of them. Answered on lanes of their own, the quiet tenant's
+    // reads come back during the first.
+    expect(slow.done()).toBeLessThan(5);
+    await slow.all;
   });
 
   test('a statement stuck longer than the statement timeout answers 503 DATABASE_UNAVAILABLE with Retry-After, and writes nothing', async () => {
