@@ -166,28 +166,30 @@ async function measureSetup(root, name, opts) {
   const results = [];
   try {
     const base = server.url;
-    const send = (t, body) => post(agent, `${base}/projects/${t.project}/messages`, t.token, body);
+    let busy = 0;
+    /** The `code` of the 503 answers, counted: which limit the starts and sends ran into. */
+    const busyCodes = {};
+    // A server too busy to start a wait or store a message (503: nothing was done) is asked again
+    // shortly, as an agent would; counted. A send given up on would leave its receivers waiting.
+    const postUntilServed = async (url, token, body) => {
+      for (let tries = 1; ; tries++) {
+        const r = await post(agent, url, token, body);
+        if (r.status !== 503 || tries >= 20) return r;
+        busy++;
+        const code = r.json?.code ?? 'none';
+        busyCodes[code] = (busyCodes[code] ?? 0) + 1;
+        await sleep(100 * tries);
+      }
+    };
+    const send = (t, body) => postUntilServed(`${base}/projects/${t.project}/messages`, t.token, body);
     const waits = [];
     const acked = [];
     const failures = [];
-    let busy = 0;
-    /** The `code` of the 503 answers, counted: which limit the starts ran into. */
-    const busyCodes = {};
     const tenantOf = (i) => server.tenants[i % server.tenants.length];
     const arm = (i) => {
       const t = tenantOf(i);
       const body = { agent: `w${i}`, wait_seconds: 600, ...(acked[i] ? { ack_through: acked[i] } : {}) };
-      // A server too busy to start the wait (503) is asked again shortly, as an agent would; counted.
-      waits[i] = (async () => {
-        for (let tries = 1; ; tries++) {
-          const r = await post(agent, `${base}/projects/${t.project}/messages/receive`, t.token, body);
-          if (r.status !== 503 || tries >= 20) return r;
-          busy++;
-          const code = r.json?.code ?? 'none';
-          busyCodes[code] = (busyCodes[code] ?? 0) + 1;
-          await sleep(100 * tries);
-        }
-      })();
+      waits[i] = postUntilServed(`${base}/projects/${t.project}/messages/receive`, t.token, body);
       // Awaited later; a failure must not end the process before that, but it is told.
       waits[i].then(
         (r) => r.status !== 200 && failures.push(`w${i}: ${r.status} ${JSON.stringify(r.json)?.slice(0, 200)}`),
@@ -232,6 +234,8 @@ async function measureSetup(root, name, opts) {
       const castAt = performance.now();
       const castCpu0 = cpuTicks(server.pid);
       const casts = await Promise.all(server.tenants.map((t) => send(t, { broadcast: true, body: `all-${count}` })));
+      const refused = casts.find((c) => c.status !== 201);
+      if (refused) throw new Error(`a broadcast answered ${refused.status}: ${JSON.stringify(refused.json)}`);
       const answers = await Promise.all(waits.slice(0, count));
       const broadcastMs = round(Math.max(...answers.map((a) => a.at)) - castAt);
       // The server's CPU time for it (ticks of 10 ms): what other work on the machine does not lengthen.
@@ -263,7 +267,9 @@ async function measureSetup(root, name, opts) {
       );
     }
     // Let the last long-polls go before the server stops.
-    await Promise.all(server.tenants.map((t) => send(t, { broadcast: true, body: 'bye' })));
+    const byes = await Promise.all(server.tenants.map((t) => send(t, { broadcast: true, body: 'bye' })));
+    const unsent = byes.filter((b) => b.status !== 201).length;
+    if (unsent) throw new Error(`${unsent} of the last broadcasts were not stored: their receivers would wait on`);
     await Promise.allSettled(waits);
     return { setup: name, tenants: server.tenants.length, no_waiter: { idle_cpu_pct: round(baseCpu), rss_mb: rssBase }, rows: results };
   } finally {
