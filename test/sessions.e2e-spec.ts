@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { currentTenant, TenantDb } from '../libs/tenancy';
 import { FileLock } from '../src/modules/sessions/file-lock.entity';
 import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
@@ -190,7 +192,7 @@ describe.each(hostedBackend())('sessions across tenants and instances on %s', (_
   let run: RunningBackend;
 
   beforeAll(async () => {
-    run = await backend.start();
+    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0' }); // sweeps run when a test asks
   });
   afterAll(async () => {
     await run?.stop();
@@ -216,6 +218,48 @@ describe.each(hostedBackend())('sessions across tenants and instances on %s', (_
       await client.close();
     }
     expect((await run.http.get(`/sessions/${s.id}`)).body.status).toBe('active');
+  });
+
+  test('a sweep opens a write transaction only in the workspaces that have something to sweep, and sweeps them', async () => {
+    const hour = 3600 * 1000;
+    const workspace = async (name: string) => {
+      const t = await tenantClient(run.testApp, name);
+      const projectId = (await t.http.post('/projects', { name })).body.id;
+      const session = (await t.http.post('/sessions/register', { project_id: projectId })).body;
+      const tenantId = (await run.testApp.app.get(TenantResolver).resolve(`Bearer ${t.token}`)).tenantId;
+      return { ...t, projectId, session, tenantId };
+    };
+    const quiet = await workspace('Quiet workspace');
+    const silent = await workspace('Silent session');
+    const lapsed = await workspace('Lapsed lock');
+    await inTenantDb(run.testApp, silent.token, (m) => m.update(Session, { id: silent.session.id }, { last_seen: new Date(Date.now() - 2 * hour) }));
+    const client = await connectMcp(run.testApp.url, lapsed.token);
+    try {
+      expect((await callTool(client, 'claim_file', { file_path: 'lapsed.ts', session_id: lapsed.session.id })).value.claimed).toBe(true);
+    } finally {
+      await client.close();
+    }
+    await inTenantDb(run.testApp, lapsed.token, (m) => m.update(FileLock, { session_id: lapsed.session.id }, { expires_at: new Date(Date.now() - 60_000) }));
+
+    const db = run.testApp.app.get(TenantDb);
+    const transaction = db.transaction.bind(db);
+    const opened: string[] = [];
+    const spy = jest.spyOn(db, 'transaction').mockImplementation((work) => {
+      opened.push(currentTenant().tenantId);
+      return transaction(work);
+    });
+    try {
+      await run.testApp.app.get(SessionsSweeper).sweepOnce();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(opened.filter((id) => id === quiet.tenantId)).toEqual([]);
+    expect(opened).toContain(silent.tenantId);
+    expect(opened).toContain(lapsed.tenantId);
+    expect((await silent.http.get(`/sessions/${silent.session.id}`)).body).toMatchObject({ status: 'closed', close_reason: 'swept' });
+    expect((await quiet.http.get(`/sessions/${quiet.session.id}`)).body.status).toBe('active');
+    expect((await lapsed.http.get(`/sessions/${lapsed.session.id}`)).body.status).toBe('active');
+    expect(await inTenantDb(run.testApp, lapsed.token, (m) => m.count(FileLock, { where: { session_id: lapsed.session.id } }))).toBe(0);
   });
 
   test('a lock taken through one instance is honoured by another instance on the same database', async () => {

@@ -21,6 +21,10 @@ import { LockHolder, SessionError } from './sessions.errors';
 
 export type { ForcedRelease, LockView } from './file-lock.view';
 
+/** Locks lapsed by $1 whose session is still live (a closed session's locks went with it). */
+const LAPSED_SQL = `SELECT l.id, l.project_id, l.session_id, l.file_path, l.expires_at FROM file_locks l JOIN sessions s ON s.id = l.session_id
+  WHERE l.expires_at <= $1 AND s.status = 'active' AND s.kind <> 'handoff'`;
+
 export interface ClaimResult {
   claimed: true;
   file_path: string;
@@ -173,14 +177,13 @@ export class FileLocksService implements OnModuleInit {
    */
   async sweepLapsed(): Promise<number> {
     const now = this.clock.now();
+    const dialect = this.db.dialect;
+    // Most tenants have no lapsed lock at one sweep: a read says so without a transaction's connection.
+    const [anySql, anyParams] = bindParams(dialect, `${LAPSED_SQL} LIMIT 1`, [sqlTimestamp(dialect, now)]);
+    const any: unknown[] = await this.db.read((m) => m.query(anySql, anyParams));
+    if (any.length === 0) return 0;
     const told = await this.db.transaction(async (m) => {
-      const dialect = this.db.dialect;
-      const [sql, params] = bindParams(
-        dialect,
-        `SELECT l.id, l.project_id, l.session_id, l.file_path, l.expires_at FROM file_locks l JOIN sessions s ON s.id = l.session_id
-          WHERE l.expires_at <= $1 AND s.status = 'active' AND s.kind <> 'handoff' ORDER BY l.expires_at LIMIT 500`,
-        [sqlTimestamp(dialect, now)],
-      );
+      const [sql, params] = bindParams(dialect, `${LAPSED_SQL} ORDER BY l.expires_at LIMIT 500`, [sqlTimestamp(dialect, now)]);
       const lapsed: { id: string; project_id: string; session_id: string; file_path: string; expires_at: Date | string }[] = await m.query(sql, params);
       if (lapsed.length === 0) return [];
       // Conditional on still being lapsed: a renewal that landed meanwhile keeps its lock, untold.

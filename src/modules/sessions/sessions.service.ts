@@ -25,6 +25,10 @@ const HEARTBEAT_SQL = "UPDATE sessions SET last_seen = $1 WHERE id = $2 AND stat
 const MAX_STATE_BYTES = 16 * 1024;
 /** Sessions closed per sweep transaction batch: keeps one sweep of a busy tenant from holding locks long. */
 const SWEEP_BATCH = 200;
+
+/** A session the sweeper would close: silent since $1, or a handoff's carrier created before $2. */
+const SWEEPABLE_SQL = `SELECT 1 FROM sessions WHERE status = 'active'
+  AND ((kind <> 'handoff' AND last_seen < $1) OR (kind = 'handoff' AND created_at < $2)) LIMIT 1`;
 /** Closed sessions a project's list shows at most (include_closed). */
 const CLOSED_LISTED = 50;
 
@@ -178,6 +182,8 @@ export class SessionsService {
   async sweep(cutoff: Date): Promise<number> {
     let swept = 0;
     const now = this.clock.now();
+    const handoffBefore = new Date(now.getTime() - this.config.handoffTtlS * 1000);
+    if (!(await this.anyToSweep(cutoff, handoffBefore))) return 0;
     await this.closeHooks.prepareAll();
     for (;;) {
       const closed = await this.db.transaction(async (m) => {
@@ -185,7 +191,7 @@ export class SessionsService {
           select: { id: true, kind: true },
           where: [
             { status: 'active', kind: Not('handoff'), last_seen: LessThan(cutoff) },
-            { status: 'active', kind: 'handoff', created_at: LessThan(new Date(now.getTime() - this.config.handoffTtlS * 1000)) },
+            { status: 'active', kind: 'handoff', created_at: LessThan(handoffBefore) },
           ],
           take: SWEEP_BATCH,
           order: { last_seen: 'ASC' },
@@ -201,6 +207,18 @@ export class SessionsService {
       swept += closed.done.length;
       if (!closed.more) return swept;
     }
+  }
+
+  /**
+   * Whether the current tenant has a session for `sweep` to close. Most tenants have none at any
+   * one sweep: one read statement says so, where the sweep's transaction would take a connection
+   * of the pool (on Postgres) for every tenant every interval.
+   */
+  private async anyToSweep(silentBefore: Date, handoffBefore: Date): Promise<boolean> {
+    const dialect = this.db.dialect;
+    const [text, values] = bindParams(dialect, SWEEPABLE_SQL, [sqlTimestamp(dialect, silentBefore), sqlTimestamp(dialect, handoffBefore)]);
+    const rows: unknown[] = await this.db.read((m) => m.query(text, values));
+    return rows.length > 0;
   }
 
   /** Marks `id` closed if it is active (and, for the sweeper, still silent) and runs the close hooks. */
