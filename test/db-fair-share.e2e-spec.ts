@@ -9,11 +9,6 @@ import { inTenantDb } from './support/tenant-db';
 import { hostedEnv, startApp, TestApp } from './support/test-app';
 import { sleep, waitUntil } from './support/wait';
 
-/**
- * Hosted tenants share one pool: one tenant's slow or stuck work holds its share of
- * the connections (SERVICE_DB_TENANT_SHARE) and no more, and no statement of tenant
- * work runs longer than SERVICE_DB_STATEMENT_TIMEOUT_S.
- */
 /** `work`, and how many of it have settled so far. */
 function counted(work: Promise<unknown>[]): { all: Promise<unknown[]>; done: () => number } {
   let settled = 0;
@@ -21,6 +16,11 @@ function counted(work: Promise<unknown>[]): { all: Promise<unknown[]>; done: () 
   return { all, done: () => settled };
 }
 
+/**
+ * Hosted tenants share one pool: one tenant's slow or stuck work holds its share of
+ * the connections (SERVICE_DB_TENANT_SHARE) and no more, and no statement of tenant
+ * work runs longer than SERVICE_DB_STATEMENT_TIMEOUT_S.
+ */
 describePostgres('fair share of the shared pool, and the statement timeout', () => {
   const POOL = 10;
   let db: TestDatabase;
@@ -85,7 +85,7 @@ describePostgres('fair share of the shared pool, and the statement timeout', () 
     for (const read of reads) expect(read.status).toBe(200);
     // Five slow reads queue on each of the busy tenant's two lanes: a read sent behind them would
     // be answered after at least five of them. Answered on lanes of their own, the quiet tenant's
-    // reads come back during the first.
+    // reads come back while the first two still sleep.
     expect(slow.done()).toBeLessThan(5);
     await slow.all;
   });
