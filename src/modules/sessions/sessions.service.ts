@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, LessThan, Not } from 'typeorm';
+import { EntityManager, LessThan } from 'typeorm';
 import { bindParams, currentTenant, sqlTimestamp, TenantDb } from '../../../libs/tenancy';
 import { Clock } from '../../common/clock';
 import { RequestError } from '../../common/errors/request-error';
@@ -26,9 +26,9 @@ const MAX_STATE_BYTES = 16 * 1024;
 /** Sessions closed per sweep transaction batch: keeps one sweep of a busy tenant from holding locks long. */
 const SWEEP_BATCH = 200;
 
-/** A session the sweeper would close: silent since $1, or a handoff's carrier created before $2. */
-const SWEEPABLE_SQL = `SELECT 1 FROM sessions WHERE status = 'active'
-  AND ((kind <> 'handoff' AND last_seen < $1) OR (kind = 'handoff' AND created_at < $2)) LIMIT 1`;
+/** The sessions the sweeper closes: silent since $1, or handoffs' carriers created before $2. */
+const SWEEPABLE = `FROM sessions WHERE status = 'active'
+  AND ((kind <> 'handoff' AND last_seen < $1) OR (kind = 'handoff' AND created_at < $2))`;
 /** Closed sessions a project's list shows at most (include_closed). */
 const CLOSED_LISTED = 50;
 
@@ -182,20 +182,17 @@ export class SessionsService {
   async sweep(cutoff: Date): Promise<number> {
     let swept = 0;
     const now = this.clock.now();
-    const handoffBefore = new Date(now.getTime() - this.config.handoffTtlS * 1000);
-    if (!(await this.anyToSweep(cutoff, handoffBefore))) return 0;
+    const dialect = this.db.dialect;
+    const bounds = [sqlTimestamp(dialect, cutoff), sqlTimestamp(dialect, new Date(now.getTime() - this.config.handoffTtlS * 1000))];
+    // Most tenants have none at any one sweep: a read says so, without a transaction's connection.
+    const [anyText, anyValues] = bindParams(dialect, `SELECT 1 ${SWEEPABLE} LIMIT 1`, bounds);
+    const any: unknown[] = await this.db.read((m) => m.query(anyText, anyValues));
+    if (any.length === 0) return 0;
+    const [text, values] = bindParams(dialect, `SELECT id, kind ${SWEEPABLE} ORDER BY last_seen LIMIT ${SWEEP_BATCH}`, bounds);
     await this.closeHooks.prepareAll();
     for (;;) {
       const closed = await this.db.transaction(async (m) => {
-        const stale = await m.find(Session, {
-          select: { id: true, kind: true },
-          where: [
-            { status: 'active', kind: Not('handoff'), last_seen: LessThan(cutoff) },
-            { status: 'active', kind: 'handoff', created_at: LessThan(handoffBefore) },
-          ],
-          take: SWEEP_BATCH,
-          order: { last_seen: 'ASC' },
-        });
+        const stale: Pick<Session, 'id' | 'kind'>[] = await m.query(text, values);
         const done: Session[] = [];
         for (const { id, kind } of stale) {
           const closedNow = kind === 'handoff' ? await this.closeIn(m, id, 'handoff_expired') : await this.closeIn(m, id, 'swept', cutoff);
@@ -207,18 +204,6 @@ export class SessionsService {
       swept += closed.done.length;
       if (!closed.more) return swept;
     }
-  }
-
-  /**
-   * Whether the current tenant has a session for `sweep` to close. Most tenants have none at any
-   * one sweep: one read statement says so, where the sweep's transaction would take a connection
-   * of the pool (on Postgres) for every tenant every interval.
-   */
-  private async anyToSweep(silentBefore: Date, handoffBefore: Date): Promise<boolean> {
-    const dialect = this.db.dialect;
-    const [text, values] = bindParams(dialect, SWEEPABLE_SQL, [sqlTimestamp(dialect, silentBefore), sqlTimestamp(dialect, handoffBefore)]);
-    const rows: unknown[] = await this.db.read((m) => m.query(text, values));
-    return rows.length > 0;
   }
 
   /** Marks `id` closed if it is active (and, for the sweeper, still silent) and runs the close hooks. */
