@@ -2,9 +2,11 @@ import { runWithTenant, TenantDb } from '../libs/tenancy';
 import { MessageStore, Reader } from '../src/modules/messages/message-store';
 import { PushService } from '../src/modules/push/push.service';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
-import { eachBackend, RunningBackend } from './support/backends';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { seededRandom } from './support/random';
+import { REDIS_URL, uniquePrefix } from './support/services';
+import { describeRedis } from './support/suites';
 import { TestApp } from './support/test-app';
 import { sleep, waitUntil } from './support/wait';
 
@@ -192,5 +194,62 @@ describe.each(eachBackend())('shared waiting reads on %s', (_name, backend) => {
     await a.patch(`/hitl/${questions[2]}`, { answer: 'no' });
     expect((await waits[0]).body.status).toBe('dismissed');
     expect((await waits[2]).body).toMatchObject({ status: 'answered', answer: 'no' });
+  }, 60_000);
+});
+
+/**
+ * Hosted with Redis, a free workspace (no push: its waiters poll). Every wake-up published moves the
+ * tenant's waits version in Redis, and a shared read whose tenant's version has not moved since its
+ * last read is skipped: while nothing happens the waiters cost key reads, not database reads. The
+ * safety poll is set far beyond the waits here, so a change the version did not announce would end
+ * the wait empty.
+ */
+describeRedis('shared waiting reads behind the waits version in Redis', () => {
+  const [[, hosted]] = hostedBackend();
+  let running: RunningBackend;
+  let second: TestApp;
+  let a: Http;
+  let b: Http;
+  let projectId: string;
+  const reads = async (http: Http, outcome: 'read' | 'skipped') =>
+    Number(new RegExp(`^baton_shared_wait_reads\\{outcome="${outcome}"\\} (\\d+)`, 'm').exec((await http.get('/metrics')).text)?.[1] ?? NaN);
+
+  beforeAll(async () => {
+    const env = { SERVICE_CACHE_URL: REDIS_URL, SERVICE_PUBSUB_PREFIX: uniquePrefix('waits'), SERVICE_POLL_INTERVAL_MS: '100', SERVICE_PUSH_SAFETY_POLL_MS: '60000' };
+    running = await hosted.start(env);
+    second = await running.sameStorage(env);
+    a = running.http;
+    b = new Http(second.url, running.token);
+    projectId = (await a.post('/projects', { name: 'Still waiters' })).body.id;
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await running?.stop();
+  });
+
+  test('while nothing is sent the waiting scope is not read; a message and a question answered on the other instance still end their waits', async () => {
+    const push = second.app.get(PushService);
+    await b.post(`/projects/${projectId}/messages/receive`, { agent: 'still' });
+    const waiting = b.post(`/projects/${projectId}/messages/receive`, { agent: 'still', wait_seconds: 20 });
+    await waitUntil(async () => push.shared.watcherCount === 1, 10_000, 'the receiver waits');
+    // The first read of the scope has nothing to compare its version with; from then on it is still.
+    await sleep(300);
+    const before = { read: await reads(b, 'read'), skipped: await reads(b, 'skipped') };
+    await sleep(1500);
+    const after = { read: await reads(b, 'read'), skipped: await reads(b, 'skipped') };
+    expect(after.read).toBe(before.read);
+    expect(after.skipped - before.skipped).toBeGreaterThanOrEqual(5);
+
+    expect((await a.post(`/projects/${projectId}/messages`, { to_agent: 'still', body: 'heard through the version' })).status).toBe(201);
+    expect((await waiting).body.messages.map((m: { body: string }) => m.body)).toEqual(['heard through the version']);
+    expect(await reads(b, 'read')).toBeGreaterThan(after.read);
+
+    const session = (await a.post('/sessions/register', { project_id: projectId, name: 'asker' })).body.id;
+    const question = (await a.post(`/projects/${projectId}/hitl`, { question: 'Ship it?', session_id: session })).body.id as string;
+    const asked = b.get(`/hitl/${question}?wait=20`);
+    await waitUntil(async () => push.shared.watcherCount === 1, 10_000, 'the question is waited on');
+    await sleep(300);
+    await a.patch(`/hitl/${question}`, { answer: 'yes' });
+    expect((await asked).body).toMatchObject({ status: 'answered', answer: 'yes' });
   }, 60_000);
 });

@@ -22,18 +22,44 @@ interface Watcher {
   wake: () => void;
 }
 
+/**
+ * Reads of different scopes fall due on a grid of this many milliseconds: those due in the same
+ * slot start in the same turn of the event loop, so the database's read lanes carry them in one
+ * write (and one wake-up of a backend) instead of one each. A scope keeps its own phase on the
+ * grid, so the reads of many scopes stay spread over the interval in small groups, not one burst.
+ */
+export const POLL_SLOT_MS = 50;
+
 interface Scope {
   probe: Probe;
   watchers: Set<Watcher>;
   timer?: NodeJS.Timeout;
   probing: boolean;
+  /** The gate's token read just before the last read of the scope, that read's version, and when it started. */
+  gated?: { token: string; version: number; at: number };
 }
+
+/**
+ * A cheap sign of change in front of the reads (see `CoalescedPollOptions.gate`): for each scope
+ * key, a token that moves whenever one of the scope's topics may have changed, read before the
+ * scope's read, or undefined when it cannot be known now.
+ */
+export type Gate = (scopes: string[]) => Promise<(string | undefined)[]>;
 
 export interface CoalescedPollOptions {
   /** Milliseconds between two reads of a scope (the scope key is given). */
   interval: (scope: string) => number;
   /** A read failed: the waiters keep waiting and the next interval reads again. */
   onError?: (scope: string, error: unknown) => void;
+  /**
+   * Asked, for every scope due in the same slot, before they are read: a scope whose token has not
+   * moved since the one read before its last read, and whose waiters have all seen that read, is
+   * not read this time. Every change must move the token after it is committed; a token that does
+   * not move (the change's writer could not move it) is covered by `gateMaxMs`.
+   */
+  gate?: Gate;
+  /** With `gate`: the longest a scope goes unread however still its token. */
+  gateMaxMs?: number;
 }
 
 /**
@@ -49,6 +75,10 @@ export interface CoalescedPollOptions {
  */
 export class CoalescedPoll {
   private readonly scopes = new Map<string, Scope>();
+  /** Scopes due in this turn, waiting for one ask of the gate. */
+  private due: [string, Scope][] = [];
+  /** Scope reads made, and those the gate spared, since start. */
+  readonly figures = { read: 0, skipped: 0 };
 
   constructor(private readonly options: CoalescedPollOptions) {}
 
@@ -104,9 +134,47 @@ export class CoalescedPoll {
   }
 
   private schedule(key: string, scope: Scope) {
-    scope.timer = setTimeout(() => void this.probe(key, scope), this.options.interval(key));
+    scope.timer = setTimeout(() => this.fall(key, scope), slotDelay(this.options.interval(key)));
     // A watch never keeps a stopping process alive.
     scope.timer.unref();
+  }
+
+  /** A scope is due: read at once, or, behind a gate, after one ask for every scope due in this turn. */
+  private fall(key: string, scope: Scope) {
+    scope.timer = undefined;
+    if (!this.options.gate) return void this.probe(key, scope);
+    this.due.push([key, scope]);
+    if (this.due.length === 1) setImmediate(() => void this.pass());
+  }
+
+  private async pass(): Promise<void> {
+    const due = this.due;
+    this.due = [];
+    let tokens: (string | undefined)[] = [];
+    try {
+      tokens = await this.options.gate!(due.map(([key]) => key));
+    } catch {
+      // Unknown: every scope is read.
+    }
+    due.forEach(([key, scope], i) => {
+      // Dropped, read or rescheduled meanwhile.
+      if (this.scopes.get(key) !== scope || scope.timer || scope.probing) return;
+      if (scope.watchers.size === 0) return this.drop(key, scope);
+      const token = tokens[i];
+      if (token !== undefined && this.still(scope, token)) {
+        this.figures.skipped += 1;
+        return this.schedule(key, scope);
+      }
+      void this.probe(key, scope, token);
+    });
+  }
+
+  /** Nothing this scope's waiters have not seen can have changed: the token is the one read before the last read, which they all saw, and that read is recent enough. */
+  private still(scope: Scope, token: string): boolean {
+    const last = scope.gated;
+    if (!last || last.token !== token || Date.now() - last.at >= (this.options.gateMaxMs ?? 0)) return false;
+    for (const w of scope.watchers) if (w.seen < last.version) return false;
+    return true;
   }
 
   private drop(key: string, scope: Scope) {
@@ -114,8 +182,11 @@ export class CoalescedPoll {
     if (this.scopes.get(key) === scope) this.scopes.delete(key);
   }
 
-  private async probe(key: string, scope: Scope): Promise<void> {
+  /** Reads the scope; `token` is the gate's, read just before (none: the next pass reads again). */
+  private async probe(key: string, scope: Scope, token?: string): Promise<void> {
     scope.timer = undefined;
+    scope.gated = undefined;
+    const at = Date.now();
     if (scope.watchers.size === 0) return this.drop(key, scope);
     // Only waiters present before the read are judged by it; one joining meanwhile waits for the next.
     const judged = [...scope.watchers];
@@ -126,8 +197,10 @@ export class CoalescedPoll {
       for (const t of w.topics) topics.add(t);
     }
     scope.probing = true;
+    this.figures.read += 1;
     try {
       const result = await scope.probe(since, [...topics]);
+      if (token !== undefined) scope.gated = { token, version: result.version, at };
       for (const w of judged) {
         if (!scope.watchers.has(w)) continue;
         if (changedFor(w, result)) {
@@ -145,6 +218,16 @@ export class CoalescedPoll {
     if (scope.watchers.size === 0) this.drop(key, scope);
     else this.schedule(key, scope);
   }
+}
+
+/**
+ * The delay until the slot nearest to `interval` from now (rounded to the nearest slot, so a
+ * scope read at its slot is read again one interval later, not one slot later each time).
+ */
+function slotDelay(interval: number, now = Date.now()): number {
+  const slot = Math.min(POLL_SLOT_MS, interval);
+  if (slot <= 0) return Math.max(interval, 0);
+  return Math.max(Math.round((now + interval) / slot) * slot - now, 0);
 }
 
 function changedFor(w: Watcher, result: ProbeResult): boolean {

@@ -39,6 +39,18 @@ export class TenantVersions {
     }
   }
 
+  /** The versions of several tenants now, in one round trip (MGET); each undefined when Redis cannot say. */
+  async readMany(tenantIds: string[]): Promise<(string | undefined)[]> {
+    const client = this.reader();
+    if (!client || tenantIds.length === 0) return tenantIds.map(() => undefined);
+    try {
+      const values = await client.mget(tenantIds.map((id) => versionKey(this.prefix, this.name, id)));
+      return values.map((v) => v ?? '0');
+    } catch {
+      return tenantIds.map(() => undefined);
+    }
+  }
+
   /** The tenant's version now (`0` before its first change), or undefined when Redis cannot say. */
   async read(tenantId: string): Promise<string | undefined> {
     const client = this.reader();

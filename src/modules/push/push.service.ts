@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { BudgetStatus, CoalescedPoll, longPoll, Probe, PublishCounters, PushBudget, RedisPush, WakeRegistry } from '../../../libs/pubsub';
+import { BudgetStatus, CoalescedPoll, longPoll, Probe, PublishCounters, PushBudget, RedisPush, TenantVersions, WakeRegistry } from '../../../libs/pubsub';
 import { currentTenant, extendRequestDeadline, runWithTenant } from '../../../libs/tenancy';
 import { ThrottledLog } from '../../common/logging/throttled-log';
 import { ShutdownDrain } from '../../common/lifecycle/shutdown-drain';
@@ -11,6 +11,12 @@ import { APP_CONFIG } from '../../config/config.module';
 import { BudgetAlerts } from './budget-alerts.service';
 import { Plan, TenantPlans } from './tenant-plans.service';
 import { allowanceOf } from '../../common/plans';
+
+/** The name of the tenants' waits versions in Redis (`TenantVersions`). */
+const WAITS_VERSION = 'waits';
+
+/** The tenant of a shared read's scope key (`<tenant>|<scope>`). */
+const tenantOfScope = (key: string): string => key.slice(0, key.indexOf('|'));
 
 export interface PushNotice {
   /** Topics whose waiters should read again (`msg:<project>:...`, `hitl:<id>`). */
@@ -53,6 +59,14 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   private readonly singleProcess: boolean;
   /** A shared read failed (the database is away): once per interval, not once per scope. */
   private readonly sharedReadFailed = new ThrottledLog(this.logger);
+  /**
+   * With Redis: a version per tenant that every wake-up published here moves (`waits`), whatever the
+   * tenant's plan. A shared read asks it first and skips a scope whose tenant's version has not moved
+   * since its last read (`CoalescedPoll` gate), so a tenant that polls costs one key read per
+   * interval, not one database read, while nothing happens.
+   */
+  private readonly waitVersions?: TenantVersions;
+  private readonly waitBumpFailed = new ThrottledLog(this.logger);
   readonly counters = new PublishCounters();
   readonly adapter: RedisPush;
   readonly budget: PushBudget;
@@ -78,11 +92,28 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       () => clock.now(),
     );
     this.singleProcess = !this.adapter.configured && config.databaseType === 'sqlite';
+    const versions = this.adapter.configured
+      ? new TenantVersions(
+          () => this.adapter.openClient,
+          () => this.adapter.commandClient,
+          config.pubsubPrefix,
+          WAITS_VERSION,
+        )
+      : undefined;
+    this.waitVersions = versions;
     this.shared = new CoalescedPoll({
-      interval: (key) => this.intervalFor(key.slice(0, key.indexOf('|'))),
+      interval: (key) => this.intervalFor(tenantOfScope(key)),
       onError: (key, error) => this.sharedReadFailed.warn('shared wait read failed: the waiters read again next interval', { scope: key, error: (error as Error).message }),
+      // A write whose version could not be moved is still read within the safety poll, as a lost wake-up is.
+      ...(versions && { gate: (keys: string[]) => versions.readMany(keys.map(tenantOfScope)), gateMaxMs: config.pushSafetyPollMs }),
     });
     metrics.gauge('baton_long_poll_waiters', 'Requests of this instance waiting in a long-poll (HITL waits, message receives)', () => this.registry.waiting);
+    metrics.gauge(
+      'baton_shared_wait_reads',
+      'Shared reads of waiting scopes since start: made (read) and spared by the unmoved waits version (skipped)',
+      () => ({ ...this.shared.figures }),
+      'outcome',
+    );
     metrics.gauge('baton_push_live', 'Whether cross-instance push through Redis is live (1) or waiters poll (0)', () => (this.adapter.live ? 1 : 0));
   }
 
@@ -130,12 +161,26 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private deliver(tenantId: string, notice: PushNotice): void {
+    if (notice.wake?.length) this.movedWaits(tenantId);
     for (const listener of this.publishListeners) listener(tenantId, notice);
     for (const topic of notice.wake ?? []) this.registry.wake(WakeRegistry.key(tenantId, topic));
     if (notice.event) this.realtime.deliverLocal({ tenantId, accountId: notice.event.account, event: notice.event.event, data: notice.event.data });
     this.publishRemote(tenantId, notice).catch((error: Error) => {
       this.counters.failure(tenantId);
       this.logger.error({ msg: 'push publish failed unexpectedly', tenant_id: tenantId, error: error.message });
+    });
+  }
+
+  /** Something a waiter of `tenantId` may wait for has changed (and committed): its waits version moves. */
+  private movedWaits(tenantId: string): void {
+    const versions = this.waitVersions;
+    if (!versions) return;
+    void versions.bump(tenantId).then((moved) => {
+      if (!moved)
+        this.waitBumpFailed.warn('waits version not moved in Redis: waiters on other instances that poll see this change within the safety poll', {
+          tenant_id: tenantId,
+          availability: this.adapter.state,
+        });
     });
   }
 
