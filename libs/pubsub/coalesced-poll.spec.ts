@@ -27,6 +27,9 @@ function scopeOf() {
 
 describe('CoalescedPoll', () => {
   const poll = () => new CoalescedPoll({ interval: () => 60_000 });
+  /** The fake clock's start in the timed tests: a multiple of the slot. */
+  const START = 1_700_000_000_000;
+  afterEach(() => jest.useRealTimers());
 
   test('one read serves every waiter of a scope, and wakes only those with a change newer than they saw', async () => {
     const p = poll();
@@ -118,9 +121,6 @@ describe('CoalescedPoll', () => {
     expect(p.scopeCount).toBe(0);
   });
   describe('reads of different scopes', () => {
-    const START = 1_700_000_000_000; // a multiple of the slot
-    afterEach(() => jest.useRealTimers());
-
     test('due in the same slot fall due together, keep their interval, and stay apart from the next slot', async () => {
       jest.useFakeTimers({ now: START });
       const reads: { scope: string; at: number }[] = [];
@@ -182,8 +182,6 @@ describe('CoalescedPoll', () => {
     });
   });
   describe('behind a gate', () => {
-    const START = 1_700_000_000_000;
-    afterEach(() => jest.useRealTimers());
     // The gate is asked in the turn after the timers that fell due (setImmediate): each check is made 10 ms past a whole second.
 
     /** A poll every second behind a gate whose tokens the test sets; counts the asks and the reads. */
