@@ -29,6 +29,11 @@ export class WakeRegistry {
     return `${tenantId}|${topic}`;
   }
 
+  /** The tenant of a key made by `key`. */
+  static tenantOf(key: string): string {
+    return key.slice(0, key.indexOf('|'));
+  }
+
   register(keys: string[]): Waiter {
     const entry: Entry = { woken: false };
     this.registered++;

@@ -15,9 +15,6 @@ import { allowanceOf } from '../../common/plans';
 /** The name of the tenants' waits versions in Redis (`TenantVersions`). */
 const WAITS_VERSION = 'waits';
 
-/** The tenant of a shared read's scope key (`<tenant>|<scope>`). */
-const tenantOfScope = (key: string): string => key.slice(0, key.indexOf('|'));
-
 export interface PushNotice {
   /** Topics whose waiters should read again (`msg:<project>:...`, `hitl:<id>`). */
   wake?: string[];
@@ -102,10 +99,10 @@ export class PushService implements OnModuleInit, OnApplicationShutdown {
       : undefined;
     this.waitVersions = versions;
     this.shared = new CoalescedPoll({
-      interval: (key) => this.intervalFor(tenantOfScope(key)),
+      interval: (key) => this.intervalFor(WakeRegistry.tenantOf(key)),
       onError: (key, error) => this.sharedReadFailed.warn('shared wait read failed: the waiters read again next interval', { scope: key, error: (error as Error).message }),
       // A write whose version could not be moved is still read within the safety poll, as a lost wake-up is.
-      ...(versions && { gate: (keys: string[]) => versions.readMany(keys.map(tenantOfScope)), gateMaxMs: config.pushSafetyPollMs }),
+      ...(versions && { gate: (keys: string[]) => versions.readMany(keys.map(WakeRegistry.tenantOf)), gateMaxMs: config.pushSafetyPollMs }),
     });
     metrics.gauge('baton_long_poll_waiters', 'Requests of this instance waiting in a long-poll (HITL waits, message receives)', () => this.registry.waiting);
     metrics.gauge(
