@@ -8,7 +8,7 @@ import { bodyErrorHandler } from './common/errors/body-error.handler';
 import { HttpExceptionFilter } from './common/errors/http-exception.filter';
 import { FORM_ROUTES, JSON_MEDIA_TYPES, jsonBodyOnly, RAW_BODY_ROUTES } from './common/http/json-body-only.middleware';
 import { signedCookieParser } from './common/http/signed-cookies.middleware';
-import { requestDeadlines } from './common/errors/request-deadline';
+import { requestDeadlines, watchedRequests } from './common/errors/request-deadline';
 import { JsonLogger } from './common/logging/json-logger';
 import { Metrics } from './common/observability/metrics';
 import { Tracing } from './common/observability/tracing';
@@ -65,6 +65,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.use(jsonBodyOnly());
   // After body parsing, so that routing and the handler run inside the scope; the tenant guard fills it in.
   app.use(requestDeadlines(config.requestTimeoutSeconds * 1000));
+  app
+    .get(Metrics)
+    .gauge(
+      'baton_deadline_watched_requests',
+      'Requests watched for their deadline: begun since the last check, and open ones filed under the check their deadline falls at',
+      watchedRequests,
+      'state',
+    );
   app.use(requestIdScope());
   app.useGlobalPipes(new InputValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter());
