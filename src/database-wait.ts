@@ -5,6 +5,7 @@ import { parse } from 'pg-connection-string';
 import { Backoff, retry } from '../libs/retry';
 import { isDatabaseUnavailable } from '../libs/tenancy';
 import { toErrorResponse } from './common/errors/error-response';
+import { LISTEN_BACKLOG, listenApp } from './common/lifecycle/listen';
 import { AppConfig } from './config/app-config';
 
 /** Waits between attempts: 250 ms, doubling, never more than 2 s. */
@@ -51,8 +52,11 @@ export async function bootWhenDatabaseAnswers(config: AppConfig, boot: () => Pro
       if (failure === undefined) {
         try {
           const app = await boot();
-          if (starting) await app.listen(handOver(starting));
-          else await app.listen(config.port, config.host);
+          // The app takes over the waiting listener's socket (Node's `server.listen(handle)`), so the port never
+          // stops listening: connections in its backlog and every later one go to the app, while those already
+          // accepted get their 503 and close. Closing the waiting server would reset those in the backlog.
+          if (starting) await listenApp(app, starting);
+          else await listenApp(app, config.port, config.host);
           if (attempt > 1) logLine('info', 'the database answers; Baton started', { variable: 'SERVICE_DB_URL', host, port: Number(port), waited_ms: Date.now() - started });
           return { ok: true, value: app };
         } catch (error) {
@@ -132,21 +136,10 @@ async function openStarting(config: AppConfig, lastReason: () => string): Promis
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   logLine('info', 'Baton is answering 503 until the database answers', { url: `http://${config.host}:${(server.address() as { port: number }).port}` });
   return server;
-}
-
-/**
- * The waiting listener's socket, for the app to listen on (Nest hands it to Node's
- * `server.listen(handle)`, which takes over a listening server's socket). The port never stops
- * listening: connections waiting in its backlog and every later one go to the app, while those
- * already accepted get their 503 and close. Closing the waiting server would close the socket,
- * and would reset connections waiting in the backlog: it is left alone.
- */
-function handOver(starting: Server): number {
-  return starting as unknown as number; // Nest's listen is typed for a port; Node's takes a server too
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

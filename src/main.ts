@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import type * as DatabaseWait from './database-wait';
+import { listenApp } from './common/lifecycle/listen';
 import { onExitRequest } from './common/lifecycle/process-exit';
 import { closeServing, ShutdownDrain } from './common/lifecycle/shutdown-drain';
 
@@ -29,7 +30,7 @@ async function main() {
     app = await bootWhenDatabaseAnswers(config, () => boot(config));
   } else {
     app = await createApp(config, { shutdownHooks: false });
-    await app.listen(config.port, config.host);
+    await listenApp(app, config.port, config.host);
   }
   // SIGTERM, SIGINT, POST /admin/restart and /admin/shutdown all stop the same way (stopInstance).
   const stop = (code: number) => stopInstance(app, config.drainSeconds, code);

@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Http } from './support/http';
 import { TestDatabase } from './support/pg-database';
 import { freePort, REPO_ROOT, startServerProcess } from './support/processes';
 import { describePostgres } from './support/suites';
-import { waitUntil } from './support/wait';
+import { sleep, waitUntil } from './support/wait';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -47,6 +48,44 @@ describe('starting Baton from the command line', () => {
       }
     } finally {
       rmSync(cache, { recursive: true, force: true });
+    }
+  }, 45_000);
+
+  test('connections that arrive while Baton cannot accept them wait in its backlog, not for TCP to send them again', async () => {
+    const server = await startServerProcess({});
+    const pid = server.child.pid as number;
+    const count = 1500; // more than Node's default backlog (511), less than Linux's default cap (4096)
+    const sockets: Socket[] = [];
+    try {
+      // Stopped, Baton accepts nothing, as when its event loop is busy with the first of thousands of agents.
+      process.kill(pid, 'SIGSTOP');
+      let connected = 0;
+      for (let i = 0; i < count; i++) {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+        socket.on('connect', () => connected++);
+        socket.on('error', () => undefined);
+        sockets.push(socket);
+      }
+      // The kernel completes a handshake while the backlog has room; past it a SYN is dropped and sent again a second later.
+      await sleep(800);
+      expect(connected).toBe(count);
+      process.kill(pid, 'SIGCONT');
+      const answers = await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<string>((resolve) => {
+              let text = '';
+              socket.on('data', (chunk) => (text += chunk));
+              socket.on('close', () => resolve(text));
+              socket.end('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+            }),
+        ),
+      );
+      expect(answers.filter((text) => text.startsWith('HTTP/1.1 200')).length).toBe(count);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      for (const socket of sockets) socket.destroy();
+      await server.stop();
     }
   }, 45_000);
 

@@ -53,7 +53,8 @@ async function startBaton(root, env) {
         if (logs.length > 50) logs.shift();
       },
     });
-    await app.listen(0, '127.0.0.1');
+    // With the backlog main.js listens with: thousands of waiters connect at once.
+    await require(path.join(root, 'dist', 'src', 'common', 'lifecycle', 'listen')).listenApp(app, 0, '127.0.0.1');
   } catch (error) {
     await app?.close().catch(() => undefined);
     fs.rmSync(dataDir, { recursive: true, force: true });
