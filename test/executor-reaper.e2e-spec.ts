@@ -1,10 +1,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { eachBackend, RunningBackend } from './support/backends';
+import { currentTenant, TenantDb } from '../libs/tenancy';
+import { OrphanReaperSweeper } from '../src/modules/executor/orphan-reaper.sweeper';
+import { RegisteredMachine } from '../src/modules/executor/registered-machine.entity';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
+import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { callTool, connectMcp } from './support/mcp-client';
 import { Instances, startInstances } from './support/instances';
 import { setPlan } from './support/plans';
 import { createProject } from './support/projects';
 import { Http } from './support/http';
+import { tenantClient } from './support/tenant-client';
+import { inTenantDb } from './support/tenant-db';
 import { describePostgres } from './support/suites';
 import { sleep, waitUntil } from './support/wait';
 
@@ -114,6 +120,65 @@ describe.each(eachBackend())('the orphan reaper on %s', (_name, backend) => {
       ['alive', true],
     ]);
   }
+});
+
+describe.each(hostedBackend())('the orphan reaper over many workspaces on %s', (_name, backend) => {
+  let run: RunningBackend;
+
+  beforeAll(async () => {
+    // No timer: the test runs each pass itself.
+    run = await backend.start({ SERVICE_SWEEP_INTERVAL_SECONDS: '0', SERVICE_ORPHAN_REAPER_INTERVAL_SECONDS: '0', SERVICE_MACHINE_STALE_SECONDS: '60' });
+  });
+  afterAll(async () => {
+    await run?.stop();
+  });
+
+  test('a pass opens a transaction only in a project with a running run or an active worktree, and still counts every pass', async () => {
+    const workspace = async (name: string) => {
+      const t = await tenantClient(run.testApp, name);
+      const projectId = (await t.http.post('/projects', { name })).body.id as string;
+      const tenantId = (await run.testApp.app.get(TenantResolver).resolve(`Bearer ${t.token}`)).tenantId;
+      return { ...t, projectId, tenantId };
+    };
+    const quiet = await workspace('Nothing running');
+    const busy = await workspace('A run on a machine');
+    await setPlan(run, 'paid');
+    const mcp = await connectMcp(run.testApp.url, busy.token);
+    let machine: { id: string };
+    let running: { id: string };
+    try {
+      machine = (await callTool(mcp, 'register_machine', { project_id: busy.projectId, name: 'builder' })).value;
+      running = (await callTool(mcp, 'record_run', { project_id: busy.projectId, machine_id: machine.id, description: 'a long build' })).value;
+    } finally {
+      await mcp.close();
+    }
+    const sweeper = run.testApp.app.get(OrphanReaperSweeper);
+    // The first pass makes each project's state row; the machine is alive, so nothing is marked.
+    await sweeper.passOnce();
+    expect((await busy.http.get(`/projects/${busy.projectId}/runs/${running.id}`)).body.status).toBe('running');
+    await inTenantDb(run.testApp, busy.token, (m) => m.update(RegisteredMachine, { id: machine.id }, { last_heartbeat_at: new Date(Date.now() - 3600_000) }));
+
+    const db = run.testApp.app.get(TenantDb);
+    const transaction = db.transaction.bind(db);
+    const opened: string[] = [];
+    const spy = jest.spyOn(db, 'transaction').mockImplementation((work) => {
+      opened.push(currentTenant().tenantId);
+      return transaction(work);
+    });
+    try {
+      await sweeper.passOnce();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(opened.filter((id) => id === quiet.tenantId)).toEqual([]);
+    expect(opened.filter((id) => id === busy.tenantId)).toHaveLength(1);
+    expect((await busy.http.get(`/projects/${busy.projectId}/runs/${running.id}`)).body).toMatchObject({
+      status: 'orphaned',
+      summary: expect.stringMatching(/^machine builder has sent no heartbeat since /),
+    });
+    expect((await quiet.http.get(`/projects/${quiet.projectId}/orphan_reaper`)).body).toMatchObject({ run_count: 2, last_run_at: expect.any(String) });
+    expect((await busy.http.get(`/projects/${busy.projectId}/orphan_reaper`)).body).toMatchObject({ run_count: 2, orphaned_runs_total: 1 });
+  });
 });
 
 describePostgres('the orphan reaper with two processes on one Postgres database', () => {

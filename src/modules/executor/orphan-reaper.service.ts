@@ -73,14 +73,28 @@ export class OrphanReaperService {
    * since the last pass by any process; answers whether this call ran it. The
    * lease is the conditional UPDATE of `last_run_at`: a second process waits
    * for the first one's transaction, then finds the interval not yet passed.
+   *
+   * On Postgres the lease is one statement, a transaction of its own (one round trip), that also
+   * says whether the project has a running run or an active worktree; only then is a second
+   * transaction opened to mark what is orphaned. Most projects have neither, and every one of
+   * them is passed every interval in every workspace. A project whose state row is made by that
+   * statement (its first pass) takes the long way: the row is not yet there for the statement's update.
    */
   async passIfDue(projectId: string): Promise<boolean> {
+    const now = this.clock.now();
+    // A twentieth of the interval of slack, so that a timer firing a little early does not skip a whole interval.
+    const due = new Date(now.getTime() - this.config.orphanReaperIntervalS * 950);
+    if (this.db.dialect === 'postgres') {
+      const [lease] = await this.db.writeStatement({ name: 'orphan_reaper_lease', text: LEASE_SQL, values: [projectId, now, due] });
+      if (lease && !lease.made) {
+        if (!lease.leased) return false;
+        if (lease.candidates) await this.marked(projectId);
+        return true;
+      }
+    }
     const dialect = this.db.dialect;
     const pass = await this.db.transaction(async (m) => {
       await this.ensureRow(m, projectId);
-      const now = this.clock.now();
-      // A twentieth of the interval of slack, so that a timer firing a little early does not skip a whole interval.
-      const due = new Date(now.getTime() - this.config.orphanReaperIntervalS * 950);
       const [sql, params] = bindParams(
         dialect,
         `UPDATE orphan_reapers SET last_run_at = $1, run_count = run_count + 1, updated_at = $1
@@ -89,20 +103,30 @@ export class OrphanReaperService {
         [sqlTimestamp(dialect, now), projectId, sqlTimestamp(dialect, due)],
       );
       if (returnedRows(await m.query(sql, params)).length === 0) return null;
-      const runs = await this.orphanRuns(m, projectId);
-      const worktrees = await this.flagOrphanWorktrees(m, projectId);
-      if (runs.count + worktrees > 0) {
-        await m.update(
-          OrphanReaperState,
-          { project_id: projectId },
-          { orphaned_runs_total: () => `orphaned_runs_total + ${runs.count}`, flagged_worktrees_total: () => `flagged_worktrees_total + ${worktrees}` },
-        );
-      }
-      return runs;
+      return this.mark(m, projectId);
     });
     if (!pass) return false;
     await this.marks.announce(pass);
     return true;
+  }
+
+  /** Marks what is orphaned in a project whose pass this process has leased, in a transaction of its own. */
+  private async marked(projectId: string): Promise<void> {
+    await this.marks.announce(await this.db.transaction((m) => this.mark(m, projectId)));
+  }
+
+  /** Marks the project's orphaned runs and worktrees and adds them to its totals. */
+  private async mark(m: EntityManager, projectId: string): Promise<OrphanedRuns> {
+    const runs = await this.orphanRuns(m, projectId);
+    const worktrees = await this.flagOrphanWorktrees(m, projectId);
+    if (runs.count + worktrees > 0) {
+      await m.update(
+        OrphanReaperState,
+        { project_id: projectId },
+        { orphaned_runs_total: () => `orphaned_runs_total + ${runs.count}`, flagged_worktrees_total: () => `flagged_worktrees_total + ${worktrees}` },
+      );
+    }
+    return runs;
   }
 
   /** Marks the project's running runs whose machine or session is gone; the sessions that held their queued tasks are owed a notice. */
@@ -182,3 +206,23 @@ export class OrphanReaperService {
     };
   }
 }
+
+/**
+ * A pass's lease on Postgres in one statement: makes the project's state row if it has none
+ * (`made`; the update below cannot see that row, so that pass takes the long way), moves
+ * `last_run_at` when the reaper is on and the interval has passed (`leased`), and says whether
+ * anything could be orphaned (`candidates`). $1 the project, $2 now, $3 the last pass's latest time.
+ */
+const LEASE_SQL = `WITH made AS (
+    INSERT INTO orphan_reapers (project_id, enabled, last_run_at, run_count, orphaned_runs_total, flagged_worktrees_total, updated_at)
+      SELECT id, TRUE, NULL, 0, 0, 0, $2 FROM projects WHERE id = $1
+      ON CONFLICT (project_id) DO NOTHING
+      RETURNING project_id
+  ), leased AS (
+    UPDATE orphan_reapers SET last_run_at = $2, run_count = run_count + 1, updated_at = $2
+      WHERE project_id = $1 AND enabled = TRUE AND (last_run_at IS NULL OR last_run_at <= $3)
+      RETURNING project_id
+  )
+  SELECT EXISTS (SELECT 1 FROM made) AS made, EXISTS (SELECT 1 FROM leased) AS leased,
+    EXISTS (SELECT 1 FROM executor_runs WHERE project_id = $1 AND status = 'running')
+      OR EXISTS (SELECT 1 FROM worktrees WHERE project_id = $1 AND status = 'active') AS candidates`;
