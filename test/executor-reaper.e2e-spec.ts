@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { currentTenant, TenantDb } from '../libs/tenancy';
 import { OrphanReaperSweeper } from '../src/modules/executor/orphan-reaper.sweeper';
 import { RegisteredMachine } from '../src/modules/executor/registered-machine.entity';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
@@ -10,7 +9,7 @@ import { setPlan } from './support/plans';
 import { createProject } from './support/projects';
 import { Http } from './support/http';
 import { tenantClient } from './support/tenant-client';
-import { inTenantDb } from './support/tenant-db';
+import { inTenantDb, transactionsDuring } from './support/tenant-db';
 import { describePostgres } from './support/suites';
 import { sleep, waitUntil } from './support/wait';
 
@@ -158,18 +157,7 @@ describe.each(hostedBackend())('the orphan reaper over many workspaces on %s', (
     expect((await busy.http.get(`/projects/${busy.projectId}/runs/${running.id}`)).body.status).toBe('running');
     await inTenantDb(run.testApp, busy.token, (m) => m.update(RegisteredMachine, { id: machine.id }, { last_heartbeat_at: new Date(Date.now() - 3600_000) }));
 
-    const db = run.testApp.app.get(TenantDb);
-    const transaction = db.transaction.bind(db);
-    const opened: string[] = [];
-    const spy = jest.spyOn(db, 'transaction').mockImplementation((work) => {
-      opened.push(currentTenant().tenantId);
-      return transaction(work);
-    });
-    try {
-      await sweeper.passOnce();
-    } finally {
-      spy.mockRestore();
-    }
+    const opened = await transactionsDuring(run.testApp, () => sweeper.passOnce());
     expect(opened.filter((id) => id === quiet.tenantId)).toEqual([]);
     expect(opened.filter((id) => id === busy.tenantId)).toHaveLength(1);
     expect((await busy.http.get(`/projects/${busy.projectId}/runs/${running.id}`)).body).toMatchObject({

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { currentTenant, TenantDb } from '../libs/tenancy';
 import { FileLock } from '../src/modules/sessions/file-lock.entity';
 import { Session } from '../src/modules/sessions/session.entity';
 import { SessionsSweeper } from '../src/modules/sessions/sessions.sweeper';
@@ -8,7 +7,7 @@ import { eachBackend, hostedBackend, RunningBackend } from './support/backends';
 import { Http } from './support/http';
 import { callTool, connectMcp } from './support/mcp-client';
 import { tenantClient } from './support/tenant-client';
-import { inTenantDb } from './support/tenant-db';
+import { inTenantDb, transactionsDuring } from './support/tenant-db';
 import { hostedEnv, startApp } from './support/test-app';
 
 describe.each(eachBackend())('sessions and file locks on %s', (_name, backend) => {
@@ -241,18 +240,7 @@ describe.each(hostedBackend())('sessions across tenants and instances on %s', (_
     }
     await inTenantDb(run.testApp, lapsed.token, (m) => m.update(FileLock, { session_id: lapsed.session.id }, { expires_at: new Date(Date.now() - 60_000) }));
 
-    const db = run.testApp.app.get(TenantDb);
-    const transaction = db.transaction.bind(db);
-    const opened: string[] = [];
-    const spy = jest.spyOn(db, 'transaction').mockImplementation((work) => {
-      opened.push(currentTenant().tenantId);
-      return transaction(work);
-    });
-    try {
-      await run.testApp.app.get(SessionsSweeper).sweepOnce();
-    } finally {
-      spy.mockRestore();
-    }
+    const opened = await transactionsDuring(run.testApp, () => run.testApp.app.get(SessionsSweeper).sweepOnce());
     expect(opened.filter((id) => id === quiet.tenantId)).toEqual([]);
     expect(opened).toContain(silent.tenantId);
     expect(opened).toContain(lapsed.tenantId);

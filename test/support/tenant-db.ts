@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { runWithTenant, TenantDb } from '../../libs/tenancy';
+import { currentTenant, runWithTenant, TenantDb } from '../../libs/tenancy';
 import { TenantResolver } from '../../src/modules/tenants/tenant-resolver.service';
 import { TestApp } from './test-app';
 
@@ -13,4 +13,21 @@ export async function inTenantDb<T>(testApp: TestApp, token: string | undefined,
   const tenant = await testApp.app.get(TenantResolver).resolve(token ? `Bearer ${token}` : undefined);
   const db = testApp.app.get(TenantDb);
   return runWithTenant(tenant, () => (as === 'read' ? db.read(work) : db.transaction(work)));
+}
+
+/** The tenant of each write transaction the app's TenantDb opened while `work` ran, in order. */
+export async function transactionsDuring(testApp: TestApp, work: () => Promise<unknown>): Promise<string[]> {
+  const db = testApp.app.get(TenantDb);
+  const transaction = db.transaction;
+  const opened: string[] = [];
+  db.transaction = function (this: TenantDb, ...args: Parameters<TenantDb['transaction']>) {
+    opened.push(currentTenant().tenantId);
+    return transaction.apply(this, args);
+  } as TenantDb['transaction'];
+  try {
+    await work();
+  } finally {
+    db.transaction = transaction;
+  }
+  return opened;
 }
