@@ -88,7 +88,7 @@ export class OrphanReaperService {
       const [lease] = await this.db.writeStatement({ name: 'orphan_reaper_lease', text: LEASE_SQL, values: [projectId, now, due] });
       if (lease && !lease.made) {
         if (!lease.leased) return false;
-        if (lease.candidates) await this.marked(projectId);
+        if (lease.candidates) await this.markLeased(projectId);
         return true;
       }
     }
@@ -111,7 +111,7 @@ export class OrphanReaperService {
   }
 
   /** Marks what is orphaned in a project whose pass this process has leased, in a transaction of its own. */
-  private async marked(projectId: string): Promise<void> {
+  private async markLeased(projectId: string): Promise<void> {
     await this.marks.announce(await this.db.transaction((m) => this.mark(m, projectId)));
   }
 
