@@ -39,7 +39,7 @@ export class TenantVersions {
     }
   }
 
-  /** The versions of several tenants now, in one round trip (MGET); each undefined when Redis cannot say. */
+  /** The versions of several tenants now (each `0` before its first change), in one round trip (MGET); each undefined when Redis cannot say. */
   async readMany(tenantIds: string[]): Promise<(string | undefined)[]> {
     const client = this.reader();
     if (!client || tenantIds.length === 0) return tenantIds.map(() => undefined);
@@ -53,12 +53,6 @@ export class TenantVersions {
 
   /** The tenant's version now (`0` before its first change), or undefined when Redis cannot say. */
   async read(tenantId: string): Promise<string | undefined> {
-    const client = this.reader();
-    if (!client) return undefined;
-    try {
-      return (await client.get(versionKey(this.prefix, this.name, tenantId))) ?? '0';
-    } catch {
-      return undefined;
-    }
+    return (await this.readMany([tenantId]))[0];
   }
 }

@@ -111,6 +111,7 @@ function expire({ res, scope }: Watched, now: number): boolean {
 function file(entry: Watched) {
   const deadline = entry.scope.deadline;
   if (deadline === undefined) return;
+  // Never under a check already made, should the clock step back: that file would not be read again.
   const slot = Math.max(dueAt(deadline), lastSlot + 1);
   let entries = bySlot.get(slot);
   if (!entries) bySlot.set(slot, (entries = new Set()));

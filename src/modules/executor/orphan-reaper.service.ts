@@ -95,13 +95,7 @@ export class OrphanReaperService {
     const dialect = this.db.dialect;
     const pass = await this.db.transaction(async (m) => {
       await this.ensureRow(m, projectId);
-      const [sql, params] = bindParams(
-        dialect,
-        `UPDATE orphan_reapers SET last_run_at = $1, run_count = run_count + 1, updated_at = $1
-          WHERE project_id = $2 AND enabled = TRUE AND (last_run_at IS NULL OR last_run_at <= $3)
-          RETURNING project_id`,
-        [sqlTimestamp(dialect, now), projectId, sqlTimestamp(dialect, due)],
-      );
+      const [sql, params] = bindParams(dialect, TAKE_LEASE_SQL, [projectId, sqlTimestamp(dialect, now), sqlTimestamp(dialect, due)]);
       if (returnedRows(await m.query(sql, params)).length === 0) return null;
       return this.mark(m, projectId);
     });
@@ -177,13 +171,7 @@ export class OrphanReaperService {
 
   /** The project's state row, made on first use (nothing when the project is gone, as when deleted during a pass). */
   private async ensureRow(m: EntityManager, projectId: string) {
-    const [sql, params] = bindParams(
-      this.db.dialect,
-      `INSERT INTO orphan_reapers (project_id, enabled, last_run_at, run_count, orphaned_runs_total, flagged_worktrees_total, updated_at)
-        SELECT id, TRUE, NULL, 0, 0, 0, $2 FROM projects WHERE id = $1
-        ON CONFLICT (project_id) DO NOTHING`,
-      [projectId, sqlTimestamp(this.db.dialect, this.clock.now())],
-    );
+    const [sql, params] = bindParams(this.db.dialect, ENSURE_ROW_SQL, [projectId, sqlTimestamp(this.db.dialect, this.clock.now())]);
     await m.query(sql, params);
   }
 
@@ -207,22 +195,22 @@ export class OrphanReaperService {
   }
 }
 
+/** Makes a project's state row if it has none. $1 the project, $2 now. */
+const ENSURE_ROW_SQL = `INSERT INTO orphan_reapers (project_id, enabled, last_run_at, run_count, orphaned_runs_total, flagged_worktrees_total, updated_at)
+  SELECT id, TRUE, NULL, 0, 0, 0, $2 FROM projects WHERE id = $1
+  ON CONFLICT (project_id) DO NOTHING`;
+
+/** A pass's lease: moves `last_run_at` when the reaper is on and the interval has passed. $1 the project, $2 now, $3 the last pass's latest time. */
+const TAKE_LEASE_SQL = `UPDATE orphan_reapers SET last_run_at = $2, run_count = run_count + 1, updated_at = $2
+  WHERE project_id = $1 AND enabled = TRUE AND (last_run_at IS NULL OR last_run_at <= $3)
+  RETURNING project_id`;
+
 /**
  * A pass's lease on Postgres in one statement: makes the project's state row if it has none
- * (`made`; the update below cannot see that row, so that pass takes the long way), moves
- * `last_run_at` when the reaper is on and the interval has passed (`leased`), and says whether
- * anything could be orphaned (`candidates`). $1 the project, $2 now, $3 the last pass's latest time.
+ * (`made`; the lease's update cannot see that row, so that pass takes the long way), takes the
+ * lease (`leased`), and says whether anything could be orphaned (`candidates`). Parameters as above.
  */
-const LEASE_SQL = `WITH made AS (
-    INSERT INTO orphan_reapers (project_id, enabled, last_run_at, run_count, orphaned_runs_total, flagged_worktrees_total, updated_at)
-      SELECT id, TRUE, NULL, 0, 0, 0, $2 FROM projects WHERE id = $1
-      ON CONFLICT (project_id) DO NOTHING
-      RETURNING project_id
-  ), leased AS (
-    UPDATE orphan_reapers SET last_run_at = $2, run_count = run_count + 1, updated_at = $2
-      WHERE project_id = $1 AND enabled = TRUE AND (last_run_at IS NULL OR last_run_at <= $3)
-      RETURNING project_id
-  )
+const LEASE_SQL = `WITH made AS (${ENSURE_ROW_SQL} RETURNING project_id), leased AS (${TAKE_LEASE_SQL})
   SELECT EXISTS (SELECT 1 FROM made) AS made, EXISTS (SELECT 1 FROM leased) AS leased,
     EXISTS (SELECT 1 FROM executor_runs WHERE project_id = $1 AND status = 'running')
       OR EXISTS (SELECT 1 FROM worktrees WHERE project_id = $1 AND status = 'active') AS candidates`;
