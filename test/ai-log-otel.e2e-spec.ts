@@ -179,8 +179,14 @@ describe.each(eachBackend())('AI-log OTLP export on %s', (_name, backend) => {
     receiver.behaviour = () => ({ status: 200, delayMs: 400 });
     const [a, b] = await Promise.all([callTool(client, 'export_ai_log_otel', { project_id: p }), callTool(client, 'export_ai_log_otel', { project_id: p })]);
     expect([a.value.status, b.value.status].sort()).toEqual(['busy', 'ok']);
+    const [ok, busy] = a.value.status === 'ok' ? [a.value, b.value] : [b.value, a.value];
+    expect(busy.sent).toBe(0);
     const sent = ofProject(receiver.accepted, p);
-    expect(new Set(sent.map((r) => r.attributes['baton.event.id'])).size).toBe(sent.length);
+    const ids = new Set(sent.map((r) => r.attributes['baton.event.id']));
+    expect(ids.size).toBe(ok.sent);
+    // OTLP delivery is at least once: a chunk is sent again only when its first attempt timed out
+    // (the receiver's 400 ms on a starved machine), and the pass counts that as a retry.
+    if (ok.retries === 0) expect(sent.length).toBe(ids.size);
   });
 
   test('events that belong to no project are exported by a pass without project_id, once', async () => {
