@@ -24,7 +24,7 @@
  *
  * Needs valgrind (Debian's package `valgrind`, which brings callgrind_control). A few minutes.
  *
- * Settings (environment): BENCH_REQUESTS (1000), BENCH_WARMUP (200), BENCH_ROUNDS (2),
+ * Settings (environment): BENCH_REQUESTS (1000), BENCH_WARMUP (1000), BENCH_ROUNDS (2),
  * BENCH_STRICT=1 (exit 3 when the figure is missed).
  */
 const { spawn, spawnSync } = require('node:child_process');
@@ -41,7 +41,7 @@ const GOAL = 0.7;
 const NODE_FLAGS = ['--predictable', '--hash-seed=1', '--random-seed=1'];
 
 async function run({ root }) {
-  const opts = { requests: setting('BENCH_REQUESTS', 1000, 1), warmup: setting('BENCH_WARMUP', 200, 0), rounds: setting('BENCH_ROUNDS', 2, 1) };
+  const opts = { requests: setting('BENCH_REQUESTS', 1000, 1), warmup: setting('BENCH_WARMUP', 1000, 0), rounds: setting('BENCH_ROUNDS', 2, 1) };
   const missing = ['valgrind', 'callgrind_control'].filter((tool) => spawnSync(tool, ['--version']).status !== 0);
   if (missing.length > 0) {
     console.log(`instructions: ${missing.join(' and ')} not found (Debian's package valgrind); nothing measured`);
