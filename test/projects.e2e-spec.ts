@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import { runWithTenant } from '../libs/tenancy';
+import { RealtimeEvents } from '../src/common/events/realtime-events';
+import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { eachBackend, RunningBackend } from './support/backends';
+import { dashboardSocket } from './support/dashboard-socket';
 import { callTool, connectMcp } from './support/mcp-client';
+import { sleep, waitUntil } from './support/wait';
 
 describe.each(eachBackend())('projects on %s', (_name, backend) => {
   let run: RunningBackend;
@@ -197,5 +202,29 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
       data: { project_id: p.id, old_name: 'Watched', name: 'Watched Renamed' },
     });
     ws.close();
+  });
+
+  test("a change is written into a dashboard frame once, and only while one of the workspace's dashboards is open", async () => {
+    const tenant = await run.testApp.app.get(TenantResolver).resolve(run.token ? `Bearer ${run.token}` : undefined);
+    const bus = run.testApp.app.get(RealtimeEvents);
+    let written = 0;
+    // The data of a change, counted each time it is written into JSON.
+    const data = (project_id: string) => ({ project_id, toJSON: () => (written++, { project_id }) });
+    const publish = (project_id: string) => runWithTenant(tenant, () => bus.publish({ tenantId: tenant.tenantId, event: 'knowledge_changed', data: data(project_id) }));
+    publish('nobody-watching');
+    await sleep(100);
+    expect(written).toBe(0);
+
+    const first = await dashboardSocket(run.testApp.url, run.token);
+    const second = await dashboardSocket(run.testApp.url, run.token);
+    try {
+      publish('watched');
+      const arrived = (frames: { event: string; data: any }[]) => frames.some((f) => f.event === 'knowledge_changed' && f.data.project_id === 'watched');
+      await waitUntil(() => arrived(first.frames) && arrived(second.frames), 5000, 'the frame on both dashboards');
+      expect(written).toBe(1);
+    } finally {
+      first.ws.close();
+      second.ws.close();
+    }
   });
 });

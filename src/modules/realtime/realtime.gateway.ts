@@ -61,10 +61,14 @@ export class RealtimeGateway implements OnGatewayConnection, OnGatewayDisconnect
     });
     this.readCookies = cookieParser([config.sessionSecret, ...config.previousSessionSecrets]);
     this.unsubscribe = events.subscribe(({ tenantId, accountId, event, data }) => {
-      const frame = JSON.stringify({ event, data });
       const to = accountId ? this.byAccount.get(accountId) : tenantId === EVERY_TENANT ? [...this.clients.values()].flatMap((set) => [...set]) : this.clients.get(tenantId);
+      // Written once, and only when a dashboard is there to read it: most changes (an agent's claim
+      // with its whole item) happen while no dashboard of the workspace is open on this instance.
+      let frame: string | undefined;
       for (const client of to ?? []) {
-        if (client.readyState === WebSocket.OPEN) client.send(frame);
+        if (client.readyState !== WebSocket.OPEN) continue;
+        frame ??= JSON.stringify({ event, data });
+        client.send(frame);
       }
     });
   }
