@@ -4,7 +4,7 @@ import { runWithTenant } from '../libs/tenancy';
 import { RealtimeEvents } from '../src/common/events/realtime-events';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
 import { eachBackend, RunningBackend } from './support/backends';
-import { dashboardSocket } from './support/dashboard-socket';
+import { closeSocket, dashboardSocket } from './support/dashboard-socket';
 import { callTool, connectMcp } from './support/mcp-client';
 import { sleep, waitUntil } from './support/wait';
 
@@ -201,7 +201,7 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
       event: 'project_renamed',
       data: { project_id: p.id, old_name: 'Watched', name: 'Watched Renamed' },
     });
-    ws.close();
+    await closeSocket(ws);
   });
 
   test("a change is written into a dashboard frame once, and only while one of the workspace's dashboards is open", async () => {
@@ -223,8 +223,7 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
       await waitUntil(() => arrived(first.frames) && arrived(second.frames), 5000, 'the frame on both dashboards');
       expect(written).toBe(1);
     } finally {
-      first.ws.close();
-      second.ws.close();
+      await Promise.all([closeSocket(first.ws), closeSocket(second.ws)]);
     }
   });
 });

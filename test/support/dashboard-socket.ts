@@ -9,3 +9,12 @@ export async function dashboardSocket(baseUrl: string, token?: string, headers: 
   await waitUntil(() => frames.some((f) => f.event === 'connected'), 5000, 'websocket connected');
   return { ws, frames };
 }
+
+/** Closes a dashboard WebSocket and resolves once the close handshake is done: the server no longer counts it as open. */
+export function closeSocket(ws: WebSocket): Promise<void> {
+  if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => {
+    ws.once('close', () => resolve());
+    ws.close();
+  });
+}
