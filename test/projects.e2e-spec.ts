@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import WebSocket from 'ws';
 import { runWithTenant } from '../libs/tenancy';
 import { RealtimeEvents } from '../src/common/events/realtime-events';
 import { TenantResolver } from '../src/modules/tenants/tenant-resolver.service';
@@ -178,30 +177,17 @@ describe.each(eachBackend())('projects on %s', (_name, backend) => {
 
   test('rename broadcasts project_renamed to a connected dashboard WebSocket', async () => {
     const p = (await run.http.post('/projects', { name: 'Watched' })).body;
-    const ws = new WebSocket(run.testApp.url.replace('http', 'ws') + '/ws', {
-      headers: run.token ? { authorization: `Bearer ${run.token}` } : {},
-    });
-    const frames: any[] = [];
-    await new Promise<void>((resolve, reject) => {
-      ws.on('message', (raw) => {
-        const frame = JSON.parse(raw.toString());
-        frames.push(frame);
-        if (frame.event === 'connected') resolve();
+    const { ws, frames } = await dashboardSocket(run.testApp.url, run.token);
+    try {
+      await run.http.post(`/projects/${p.id}/rename`, { name: 'Watched Renamed' });
+      await waitUntil(() => frames.some((f) => f.event === 'project_renamed'), 5000, 'project_renamed on the dashboard');
+      expect(frames.find((f) => f.event === 'project_renamed')).toEqual({
+        event: 'project_renamed',
+        data: { project_id: p.id, old_name: 'Watched', name: 'Watched Renamed' },
       });
-      ws.on('error', reject);
-    });
-    const renamed = new Promise<any>((resolve) =>
-      ws.on('message', (raw) => {
-        const frame = JSON.parse(raw.toString());
-        if (frame.event === 'project_renamed') resolve(frame);
-      }),
-    );
-    await run.http.post(`/projects/${p.id}/rename`, { name: 'Watched Renamed' });
-    await expect(renamed).resolves.toEqual({
-      event: 'project_renamed',
-      data: { project_id: p.id, old_name: 'Watched', name: 'Watched Renamed' },
-    });
-    await closeSocket(ws);
+    } finally {
+      await closeSocket(ws);
+    }
   });
 
   test("a change is written into a dashboard frame once, and only while one of the workspace's dashboards is open", async () => {
